@@ -1,0 +1,256 @@
+"""All-n symbolic proofs about the geometric and truncated geometric mechanisms.
+
+Every statement here is about all n and all alpha in (0, 1).  The integer
+parameters are split into finitely many cases (delta >= 1 or delta <= 0, a
+boundary or an interior column, ...), each case is written with non-negative
+integer symbols so that |.| resolves, and sympy decides an identity in alpha.
+A case whose identity fails is searched at exact rational points for a
+concrete counterexample.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+
+import sympy as sp
+
+from udpm import linalg
+from udpm.claims import Context, Evidence, Result, Scope, Status, checks, exact_values, refuted
+from udpm.conventions import alpha_from_zlcn2013
+from udpm.mechanisms import geometric_window, truncated_geometric, truncated_geometric_zlcn2013
+from udpm.remaps import compose, deterministic_remap
+
+a = sp.Symbol("alpha", positive=True)  # internal alpha; every use assumes alpha < 1
+A = sp.Symbol("A", positive=True)  # zlcn2013's alpha > 1
+k, p, q = (sp.Symbol(s, integer=True, nonnegative=True) for s in "kpq")
+GRID = (Fraction(1, 2), Fraction(1, 3), Fraction(2, 3), Fraction(1, 10), Fraction(9, 10))
+
+Expr = sp.Expr
+Pmf = Callable[[Expr], Expr]
+
+
+def geometric_pmf(delta: Expr) -> Expr:
+    """grs2011 (1), gs2010 Definition 1: Pr[Delta = delta] = (1-a)/(1+a) a^|delta|."""
+    return (1 - a) / (1 + a) * a ** sp.Abs(delta)
+
+
+def _below_one(e: Expr) -> Expr:
+    """Simplify under 0 < alpha < 1: resolve sympy's Piecewise branches and alpha**oo = 0."""
+    e = sp.refine(sp.sympify(e), sp.Q.lt(a, 1))
+    e = e.replace(lambda x: x.is_Pow and x.base == a and x.exp == sp.oo, lambda x: sp.Integer(0))
+    return sp.simplify(e)
+
+
+def series(term: Expr, var: sp.Symbol, lo: Expr, hi: Expr) -> Expr:
+    """sum_{var=lo}^{hi} term in closed form, for 0 < alpha < 1."""
+    return _below_one(sp.summation(term, (var, lo, hi)))
+
+
+def is_zero(e: Expr) -> bool:
+    return sp.simplify(_below_one(e)) == 0
+
+
+def dp_ratio_cases(pmf: Pmf) -> list[tuple[str, Expr]]:
+    """pmf(delta)/pmf(delta-1) on the two cases delta = k+1 >= 1 and delta = -k <= 0."""
+    return [
+        ("delta = k+1 >= 1", sp.simplify(pmf(k + 1) / pmf(k))),
+        ("delta = -k <= 0", sp.simplify(pmf(-k) / pmf(-k - 1))),
+    ]
+
+
+def band_counterexample(case: str, ratio: Expr) -> str | None:
+    """A concrete point where the ratio leaves [alpha, 1/alpha], else None."""
+    for al in GRID:
+        for kv in range(5):
+            r = sp.nsimplify(ratio.subs({a: sp.Rational(al.numerator, al.denominator), k: kv, p: kv, q: kv}))
+            x = sp.Rational(al.numerator, al.denominator)
+            if not (x <= r <= 1 / x):
+                return f"{case}: at alpha={al}, k={kv} the ratio is {r}, outside [{x}, {1 / x}]"
+    return None
+
+
+def prove_translation_invariant_dp(pmf: Pmf) -> tuple[bool | None, str]:
+    """Adding noise with this pmf is alpha-DP iff every ratio pmf(d)/pmf(d-1) lies in [alpha, 1/alpha]."""
+    notes = []
+    for case, ratio in dp_ratio_cases(pmf):
+        if is_zero(ratio - a) or is_zero(ratio - 1 / a):
+            notes.append(f"{case}: ratio = {sp.simplify(ratio)}")
+            continue
+        cex = band_counterexample(case, ratio)
+        if cex:
+            return False, cex
+        return None, f"{case}: ratio {ratio} not decided symbolically and no counterexample on the grid"
+    return True, "; ".join(notes)
+
+
+def prove_sums_to_one(pmf: Pmf) -> tuple[bool, str]:
+    total = _below_one(pmf(sp.Integer(0)) + series(pmf(k), k, 1, sp.oo) + series(pmf(-k), k, 1, sp.oo))
+    return is_zero(total - 1), f"sum over Z = {sp.simplify(total)}"
+
+
+def _verdict(cid: str, parts: list[tuple[bool | None, str]], bounded: Callable[[], str | None] | None = None) -> Result:
+    """proved when every symbolic part holds (and the bounded exact cross-check, if any, passes)."""
+    for ok, msg in parts:
+        if ok is False:
+            return refuted(msg, Evidence.ALL_N, Scope.of(alphas=["symbolic alpha in (0,1)"]))
+        if ok is None:
+            return Result(Status.INCONCLUSIVE, Evidence.NONE, Scope.of(), notes=msg)
+    if bounded is not None:
+        cex = bounded()
+        if cex:
+            return refuted(cex, Evidence.BOUNDED, Scope.of(n_max=BOUNDED_N, alphas=GRID))
+    return Result(
+        Status.PROVED,
+        Evidence.ALL_N,
+        Scope.of(alphas=["symbolic alpha in (0,1)"]),
+        exact_values(**{f"case{i}": msg for i, (_, msg) in enumerate(parts)}),
+        notes="symbolic identities in alpha over a finite case split of the integer parameters",
+    )
+
+
+@checks("grs2011.ex2.1")
+def geometric_is_private(ctx: Context, pmf: Pmf = geometric_pmf) -> Result:
+    """grs2011 Example 2.1: the alpha-geometric mechanism is alpha-DP for every alpha in (0,1)."""
+    return _verdict("grs2011.ex2.1", [prove_translation_invariant_dp(pmf)])
+
+
+@checks("gs2010.def1")
+def geometric_is_distribution_and_private(ctx: Context, pmf: Pmf = geometric_pmf) -> Result:
+    """gs2010 Definition 1: the two-sided geometric pmf sums to 1 over Z, and adding it is alpha-DP."""
+    return _verdict("gs2010.def1", [prove_sums_to_one(pmf), prove_translation_invariant_dp(pmf)])
+
+
+# --- the truncated geometric mechanism, grs2011 Example 2.2 -----------------------------------
+
+def stated_truncated(i: Expr, j: str | Expr, n: Expr) -> Expr:
+    """grs2011 Example 2.2's stated probabilities: a^i/(1+a) at output 0, a^(n-i)/(1+a) at n."""
+    if j == "first":
+        return a**i / (1 + a)
+    if j == "last":
+        return a ** (n - i) / (1 + a)
+    return geometric_pmf(j - i)
+
+
+BOUNDED_N = 8
+
+
+def _clamp_remap_matches(mechanism: Callable[[int, Fraction], list[list[Fraction]]]) -> str | None:
+    """Exact cross-check of the library: T(n, a) = clamp remap of the geometric window, n <= BOUNDED_N.
+
+    Outputs beyond the window carry tail mass a^k/(1+a), added exactly.
+    """
+    for n in range(1, BOUNDED_N + 1):
+        for al in GRID:
+            lo, hi = -1, n + 1
+            g = geometric_window(n, al, lo, hi)
+            clamp = deterministic_remap([min(max(r, 0), n) for r in range(lo, hi + 1)], n + 1)
+            t = compose(g, clamp)
+            for i in range(n + 1):  # mass outside the window, Pr[Delta <= lo-1-i] and Pr[Delta >= hi+1-i]
+                t[i][0] += al ** (i - lo + 1) / (1 + al)
+                t[i][n] += al ** (hi + 1 - i) / (1 + al)
+            got = mechanism(n, al)
+            for i in range(n + 1):
+                for j in range(n + 1):
+                    if got[i][j] != t[i][j]:
+                        return f"n={n}, alpha={al}: T[{i}][{j}] = {got[i][j]}, the clamp remap gives {t[i][j]}"
+    return None
+
+
+@checks("grs2011.ex2.2")
+def truncated_geometric_example(
+    ctx: Context,
+    stated: Callable[[Expr, str | Expr, Expr], Expr] = stated_truncated,
+    mechanism: Callable[[int, Fraction], list[list[Fraction]]] = truncated_geometric,
+) -> Result:
+    """grs2011 Example 2.2: the stated probabilities are the clamp remap of the geometric mechanism,
+    every row sums to 1, and the mechanism is alpha-DP, for all n >= 1 and alpha in (0, 1)."""
+    parts: list[tuple[bool | None, str]] = []
+    # (1) the stated boundary probabilities are the clamped tails, for every result i >= 0 and n >= i.
+    i_, n_ = k, k + q
+    tail_low = series(geometric_pmf(-p), p, i_, sp.oo)  # Pr[Delta <= -i]
+    tail_high = series(geometric_pmf(p), p, n_ - i_, sp.oo)  # Pr[Delta >= n-i]
+    parts.append((is_zero(tail_low - stated(i_, "first", n_)), f"Pr[Delta <= -i] = {sp.simplify(tail_low)}"))
+    parts.append((is_zero(tail_high - stated(i_, "last", n_)), f"Pr[Delta >= n-i] = {sp.simplify(tail_high)}"))
+    # (2) rows sum to 1: interior rows i = 1+p, n = i+1+q; row 0 and row n with n = 1+q.
+    j = sp.Symbol("j", integer=True)
+    def row_sum(i: Expr, n: Expr) -> Expr:
+        """Columns 0 and n, then interior columns 1..n-1 split at the diagonal (i = 0 and i = n are cases)."""
+        left = 0 if i == 0 else series(geometric_pmf(j - i).subs(sp.Abs(j - i), i - j), j, 1, i - 1 if i == n else i)
+        right = 0 if i == n else series(geometric_pmf(j - i).subs(sp.Abs(j - i), j - i), j, i + 1, n - 1)
+        return stated(i, "first", n) + stated(i, "last", n) + left + right
+    for label, (i, n) in {"row 0": (sp.Integer(0), 1 + q), "row i, 0<i<n": (1 + p, 2 + p + q), "row n": (1 + q, 1 + q)}.items():
+        s = row_sum(i, n)
+        parts.append((is_zero(s - 1), f"{label} sums to {_below_one(s)}"))
+    # (3) alpha-DP, column by column: ratio T[i][j] / T[i+1][j].
+    ratios = {
+        "column 0": stated(k, "first", k + 1 + q) / stated(k + 1, "first", k + 1 + q),
+        "column n": stated(k, "last", k + 1 + q) / stated(k + 1, "last", k + 1 + q),
+        "interior column j >= i+1": geometric_pmf(sp.Integer(1) + p) / geometric_pmf(p),
+        "interior column j <= i": geometric_pmf(-p) / geometric_pmf(-p - 1),
+    }
+    for label, r in ratios.items():
+        r = sp.simplify(r)
+        ok = is_zero(r - a) or is_zero(r - 1 / a)
+        parts.append((ok if ok else (False if band_counterexample(label, r) else None),
+                      f"{label}: ratio {r}" if ok else (band_counterexample(label, r) or f"{label}: ratio {r} undecided")))
+    return _verdict("grs2011.ex2.2", parts, lambda: _clamp_remap_matches(mechanism))
+
+
+@checks("gs2010.def4")
+def range_restricted_equivalent_to_geometric(ctx: Context) -> Result:
+    """gs2010 Definition 4: the range-restricted geometric G is derivable from the geometric
+    mechanism and vice versa, for all n >= 1 and alpha in (0, 1).
+
+    G from geometric: the clamp remap (grs2011.ex2.2).  Geometric from G: keep
+    outputs 1..n-1, send output 0 to r <= 0 with probability (1-a) a^|r| and
+    output n to r >= n with probability (1-a) a^(r-n).  This remap is
+    stochastic and reproduces every column of the geometric mechanism.
+    """
+    parts: list[tuple[bool | None, str]] = []
+    spread = series((1 - a) * a**p, p, 0, sp.oo)
+    parts.append((is_zero(spread - 1), f"the spreading remap's rows sum to {spread}"))
+    # Column r = -p <= 0 of the geometric mechanism at result i = k: G[i][0] * y[0][r].
+    lhs = a**k / (1 + a) * (1 - a) * a**p
+    parts.append((is_zero(lhs - geometric_pmf(-p - k)), "G[i][0] (1-a) a^|r| = Pr[Delta = r - i] for r <= 0"))
+    # Column r = n + p >= n at result i = n - q (q >= 0).
+    lhs = a**q / (1 + a) * (1 - a) * a**p
+    parts.append((is_zero(lhs - geometric_pmf(p + q)), "G[i][n] (1-a) a^(r-n) = Pr[Delta = r - i] for r >= n"))
+    parts.append((True, "G from the geometric mechanism: the clamp remap, grs2011.ex2.2"))
+    return _verdict("gs2010.def4", parts, lambda: _clamp_remap_matches(truncated_geometric))
+
+
+def zlcn2013_formula6(n: int, alpha_zlcn: Fraction) -> list[list[Fraction]]:
+    """zlcn2013 (6), literally, in its alpha > 1: alpha/(alpha+1) alpha^-|z-mu| at z in {0, n},
+    (alpha-1)/(alpha+1) alpha^-|z-mu| inside."""
+    al = Fraction(alpha_zlcn)
+    return [
+        [(al / (al + 1) if z in (0, n) else (al - 1) / (al + 1)) * al ** -abs(z - mu) for z in range(n + 1)]
+        for mu in range(n + 1)
+    ]
+
+
+@checks("zlcn2013.def6")
+def zlcn_range_restricted_is_truncated(ctx: Context, formula=zlcn2013_formula6) -> Result:
+    """zlcn2013 Definition 6, (6): for alpha > 1 it is the truncated geometric mechanism T(n, 1/alpha)."""
+    parts: list[tuple[bool | None, str]] = []
+    d = p  # |z - mu|
+    boundary = (A / (A + 1) * A**-d).subs(A, 1 / a) - a**d / (1 + a)
+    interior = ((A - 1) / (A + 1) * A**-d).subs(A, 1 / a) - geometric_pmf(d)
+    parts.append((is_zero(boundary), "boundary z in {0,n}: A/(A+1) A^-d = a^d/(1+a) at A = 1/a"))
+    parts.append((is_zero(interior), "interior: (A-1)/(A+1) A^-d = (1-a)/(1+a) a^d at A = 1/a"))
+
+    def bounded() -> str | None:
+        for n in range(1, BOUNDED_N + 1):
+            for al in (Fraction(2), Fraction(3), Fraction(3, 2), Fraction(10, 9), Fraction(10)):
+                lit, conv = formula(n, al), truncated_geometric_zlcn2013(n, al)
+                if lit != conv:
+                    i, j = next((i, j) for i in range(n + 1) for j in range(n + 1) if lit[i][j] != conv[i][j])
+                    return (f"n={n}, zlcn alpha={al} (internal {alpha_from_zlcn2013(al)}): (6) gives "
+                            f"{lit[i][j]} at [{i}][{j}], T gives {conv[i][j]}")
+        return None
+
+    res = _verdict("zlcn2013.def6", parts, bounded)
+    if res.status is Status.PROVED:
+        res.values["T(2, zlcn alpha=2)"] = linalg.fmt_matrix(truncated_geometric_zlcn2013(2, 2))
+    return res

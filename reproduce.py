@@ -1,0 +1,193 @@
+#!/usr/bin/env python3
+"""Check every claim of the four papers and regression-check every printed example.
+
+    python reproduce.py                 # the CI-sized run (--quick)
+    python reproduce.py --full          # larger n, longer sweeps
+    python reproduce.py --list          # every claim id, and whether it is implemented
+    python reproduce.py --only 'gs2010.*' --json out.json
+
+Exit status: 0 when every claim's status, values and errata equal the stored
+expectations in paper_tables/expected.json and nothing errored or timed out;
+1 otherwise; 2 for bad input (a one-line message, no traceback).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from udpm import expectations
+from udpm.claims import Context, Status, catalog, load_checkers, run_claim, select
+from udpm.errors import HarnessError
+from udpm.report import PAPERS, Outcome, document, errata_markdown, problems_of, summary
+from udpm.tables import PAPER_TABLES
+
+ERRATA_MD = PAPER_TABLES / "ERRATA.md"
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--list", action="store_true", help="list every claim and exit")
+    p.add_argument("--only", action="append", default=[], metavar="PATTERN", help="glob on claim ids (repeatable)")
+    p.add_argument("--paper", choices=PAPERS, metavar="KEY", help=f"one paper: {', '.join(PAPERS)}")
+    p.add_argument("--json", type=Path, metavar="PATH", help="write the results document (schema 1)")
+    size = p.add_mutually_exclusive_group()
+    size.add_argument("--quick", dest="quick", action="store_true", default=True, help="CI-sized scopes (default)")
+    size.add_argument("--full", dest="quick", action="store_false", help="larger n and longer sweeps")
+    p.add_argument("--jobs", type=int, default=1, metavar="N", help="worker processes (default 1)")
+    p.add_argument("--seed", type=int, default=0, help="seed for sampled checks (default 0)")
+    p.add_argument("--solver-timeout", type=float, default=60.0, metavar="S", help="bound on each solver call")
+    p.add_argument("--update-expected", action="store_true", help="store this run's statuses and values as expected")
+    p.add_argument("--report", action="store_true", help="also render build/report.html")
+    args = p.parse_args(argv)
+    if args.jobs < 1:
+        p.error("--jobs must be >= 1")
+    if args.solver_timeout <= 0:
+        p.error("--solver-timeout must be > 0")
+    return args
+
+
+def _worker_init() -> None:
+    load_checkers()
+
+
+def _run_one(job: tuple[str, Context]) -> tuple[str, object, float]:
+    cid, ctx = job
+    result, seconds = run_claim(cid, ctx)
+    return cid, result, seconds
+
+
+def list_claims() -> int:
+    claims, bound = catalog(), load_checkers()
+    width = max(len(c) for c in claims)
+    for cid, c in claims.items():
+        state = "implemented" if cid in bound else "PENDING"
+        print(f"{cid:<{width}}  {state:<11}  {c.where}  [{c.aim}]")
+    print(f"\n{len(claims)} claims, {len(bound)} implemented, {len(claims) - len(bound)} pending")
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    claims = catalog()
+    ids = select(list(claims), args.only, args.paper)
+    load_checkers()
+    ctx = Context(quick=args.quick, seed=args.seed, solver_timeout=args.solver_timeout)
+    stored = expectations.load()
+    full_run = not args.only and args.paper is None
+
+    results: dict[str, tuple[object, float]] = {}
+    started = time.perf_counter()
+    jobs = [(cid, ctx) for cid in ids]
+    out = sys.stderr
+    print(f"checking {len(ids)} claims ({'quick' if args.quick else 'full'}, seed {args.seed})", file=out)
+    if args.jobs == 1:
+        stream = map(_run_one, jobs)
+    else:
+        pool = ProcessPoolExecutor(max_workers=args.jobs, initializer=_worker_init)
+        stream = pool.map(_run_one, jobs)
+    for k, (cid, result, seconds) in enumerate(stream, 1):
+        results[cid] = (result, seconds)
+        print(f"[{k:>3}/{len(ids)}] {result.status!s:<12} {cid}  ({seconds:.2f} s)", file=out, flush=True)
+    if args.jobs > 1:
+        pool.shutdown()
+
+    outcomes = []
+    for cid in ids:
+        result, seconds = results[cid]
+        rec = expectations.record(result)
+        want = stored.get(cid)
+        golden = [] if args.update_expected else expectations.differences(cid, rec, want)
+        outcomes.append(Outcome(claims[cid], result, seconds, want["status"] if want else None, problems_of(result, golden)))
+
+    print_summary(outcomes, time.perf_counter() - started)
+    run_info = {"quick": args.quick, "seed": args.seed, "jobs": args.jobs, "selection": args.only or None, "paper": args.paper}
+    if args.json:
+        expectations.atomic_write(args.json, document(outcomes, run_info))
+        print(f"wrote {args.json}")
+    if full_run:
+        expectations.atomic_write(ERRATA_MD, errata_markdown(outcomes))
+    if args.update_expected:
+        changes = expectations.update({o.claim.id: expectations.record(o.result) for o in outcomes})
+        print(f"updated {expectations.EXPECTED.relative_to(PAPER_TABLES.parent)}: {len(changes)} change(s)")
+        for line in changes:
+            print(f"  {line}")
+    if args.report:
+        from udpm.notebook import render_report
+
+        path = render_report(outcomes, run_info)
+        print(f"wrote {path}")
+    failing = [o for o in outcomes if o.problems]
+    if failing:
+        print(f"\nFAILED: {len(failing)} claim(s) differ from paper_tables/expected.json or did not finish:")
+        for o in failing:
+            for line in o.problems:
+                print(f"  {line}")
+        return 1
+    return 0
+
+
+def print_summary(outcomes: list[Outcome], seconds: float) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(width=120, color_system=None if os.environ.get("NO_COLOR") else "auto")
+    s = summary(outcomes)
+    statuses = [str(st) for st in Status if any(str(o.result.status) == str(st) for o in outcomes)]
+    table = Table(title=f"{s['claims']} claims in {seconds:.1f} s")
+    table.add_column("paper")
+    for st in statuses:
+        table.add_column(st, justify="right")
+    for paper, counts in s["by_paper"].items():
+        table.add_row(paper, *[str(counts.get(st, "")) for st in statuses])
+    table.add_row("total", *[str(s["by_status"].get(st, "")) for st in statuses], style="bold")
+    console.print(table)
+
+    detail = Table(title="claims")
+    for col in ("id", "status", "evidence", "scope", "seconds"):
+        detail.add_column(col)
+    for o in outcomes:
+        sc = o.result.scope
+        scope = ", ".join(
+            x
+            for x in (
+                f"n<={sc.n_max}" if sc.n_max is not None else "",
+                f"alpha in {{{', '.join(sc.alphas)}}}" if sc.alphas else "",
+                f"K={sc.samples}" if sc.samples is not None else "",
+            )
+            if x
+        )
+        detail.add_row(o.claim.id, str(o.result.status), str(o.result.evidence), scope, f"{o.seconds:.2f}")
+    console.print(detail)
+
+    errata = [(o.claim.id, e) for o in outcomes for e in o.result.errata]
+    if errata:
+        et = Table(title=f"errata ({len(errata)})")
+        for col in ("claim", "location", "printed", "correct", "class"):
+            et.add_column(col)
+        for cid, e in errata:
+            et.add_row(cid, e.entry, e.printed, e.correct, e.cls)
+        console.print(et)
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        args = parse_args(sys.argv[1:] if argv is None else argv)
+        if args.list:
+            return list_claims()
+        return run(args)
+    except HarnessError as exc:
+        print(f"reproduce.py: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("reproduce.py: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,51 @@
+"""One exception root, with narrow subclasses that say what to do.
+
+Every error the harness raises on purpose is a :class:`HarnessError`.  Its
+message is one line, fit to print as it is; ``reproduce.py`` prints it and
+exits 2 instead of showing a traceback.
+"""
+
+from __future__ import annotations
+
+
+class HarnessError(Exception):
+    """Root of every error the harness raises on purpose."""
+
+
+class InvalidInput(HarnessError, ValueError):
+    """An argument is outside what the mathematics allows."""
+
+
+class InvalidAlpha(InvalidInput):
+    """alpha is not an exact rational in the required interval."""
+
+
+class InvalidSize(InvalidInput):
+    """n (the database size) is not an integer >= 1."""
+
+
+class InvalidMatrix(InvalidInput):
+    """A matrix is ragged, empty, not exact, or not row-stochastic where it must be."""
+
+
+class InvalidDistribution(InvalidInput):
+    """A prior or a probability vector is negative or does not sum to 1."""
+
+
+class UnknownClaim(HarnessError, KeyError):
+    """A claim id or pattern names no declared claim."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0]) if self.args else ""
+
+
+class ExpectationsError(HarnessError):
+    """A file in paper_tables/ is malformed; fix the file, the run never rewrites it."""
+
+
+class SolverTimeout(HarnessError):
+    """A solver hit its time bound or answered unknown; the verdict is inconclusive."""
+
+
+class CertificationFailed(HarnessError):
+    """An exact certificate did not check; the candidate answer must not be used."""

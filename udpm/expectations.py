@@ -1,0 +1,110 @@
+"""Stored expectations: the expected status and golden exact values of each claim.
+
+``paper_tables/expected.json`` is ``{"schema": 1, "claims": {id: {"status",
+"values", "errata"}}}``.  A run fails exactly when a claim's status, values
+or errata differ from it.  It changes only through ``reproduce.py
+--update-expected``, which prints the diff it writes.  Writes are atomic
+(temporary file + rename) under an exclusive lock, so a crash or two
+concurrent updates never leave a partial or corrupted golden file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import tempfile
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+
+from .claims import Result
+from .errors import ExpectationsError
+from .tables import PAPER_TABLES, ROOT
+
+EXPECTED = PAPER_TABLES / "expected.json"
+SCHEMA = 1
+
+
+def record(result: Result) -> dict:
+    """The part of a result that is golden: status, exact values, errata (entry and class)."""
+    return {
+        "status": str(result.status),
+        "values": dict(sorted(result.values.items())),
+        "errata": sorted([e.entry, e.cls] for e in result.errata),
+    }
+
+
+def load(path: Path = EXPECTED) -> dict[str, dict]:
+    if not path.exists():
+        return {}
+    where = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise ExpectationsError(f"{where} is not valid JSON: line {exc.lineno}: {exc.msg}") from None
+    if not isinstance(data, dict) or data.get("schema") != SCHEMA or not isinstance(data.get("claims"), dict):
+        raise ExpectationsError(f"{where} must be {{\"schema\": {SCHEMA}, \"claims\": {{...}}}}")
+    for cid, rec in data["claims"].items():
+        if not isinstance(rec, dict) or not isinstance(rec.get("status"), str) or not isinstance(rec.get("values"), dict):
+            raise ExpectationsError(f"{where}: entry {cid!r} needs a 'status' string and a 'values' object")
+    return data["claims"]
+
+
+def differences(cid: str, got: dict, want: dict | None) -> list[str]:
+    """Human-readable lines naming what differs between a result record and its expectation."""
+    if want is None:
+        return [f"{cid}: no stored expectation (status {got['status']})"]
+    out = []
+    if got["status"] != want["status"]:
+        out.append(f"{cid}: status {got['status']} != expected {want['status']}")
+    gv, wv = got["values"], want.get("values", {})
+    for k in sorted(set(gv) | set(wv)):
+        if gv.get(k) != wv.get(k):
+            out.append(f"{cid}: value {k} = {gv.get(k)!r}, expected {wv.get(k)!r}")
+    ge, we = got.get("errata", []), want.get("errata", [])
+    for e in ge:
+        if e not in we:
+            out.append(f"{cid}: new erratum at {e[0]} (class {e[1]})")
+    for e in we:
+        if e not in ge:
+            out.append(f"{cid}: expected erratum at {e[0]} (class {e[1]}) is gone")
+    return out
+
+
+def atomic_write(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` so that readers see the old file or the new one, never a mix."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+
+
+@contextlib.contextmanager
+def locked(path: Path = EXPECTED) -> Iterator[None]:
+    lock = path.with_name(f".{path.name}.lock")
+    with open(lock, "w") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
+def update(records: Mapping[str, dict], path: Path = EXPECTED) -> list[str]:
+    """Merge ``records`` into the golden file; return the lines that changed."""
+    with locked(path):
+        current = load(path)
+        changes = [line for cid in sorted(records) for line in differences(cid, records[cid], current.get(cid))]
+        merged = {**current, **records}
+        text = json.dumps({"schema": SCHEMA, "claims": dict(sorted(merged.items()))}, indent=1, ensure_ascii=False)
+        atomic_write(path, text + "\n")
+    return changes

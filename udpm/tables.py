@@ -1,0 +1,175 @@
+"""Printed values, kept verbatim, and the exact diff against recomputed ones.
+
+``paper_tables/printed/<paper>.json`` holds each table, matrix and numeric
+example as the paper prints it (strings, never re-typed numbers)::
+
+    {"paper": "grs2011", "source": "003_....txt",
+     "items": {"fig1b": {"where": "Figure 1(b)", "values": [["2/3", ...], ...],
+                         "note": "...", "errata": {"[0][2]": {"class": "typo",
+                         "explanation": "..."}}}}}
+
+The comparison rule for one printed entry:
+
+- an integer or a quotient (``0``, ``1/6``, ``-0.75/9``) matches only the
+  identical rational (the literal quotient, so ``-0.75/9`` is -1/12);
+- a decimal with k digits after the point (``1.06``, ``.35``, ``~.35``)
+  matches an exact x when |x - d| <= 5 * 10^-(k+1): x rounds to d at the
+  printed precision (a value exactly half-way accepts either neighbour);
+- anything else (signature symbols) matches by string equality.
+
+>>> printed_matches("1/6", Fraction(1, 6)), printed_matches("1.06", Fraction(53, 50))
+(True, True)
+>>> printed_matches("1.06", Fraction(107, 100))  # off by one unit in the last digit
+False
+>>> printed_matches("~.35", Fraction(35355, 100000))
+True
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from pathlib import Path
+
+from .claims import UNCLASSIFIED, Erratum, Evidence, Result, Scope, Status
+from .errors import ExpectationsError
+
+ROOT = Path(__file__).resolve().parent.parent
+PAPER_TABLES = ROOT / "paper_tables"
+PRINTED = PAPER_TABLES / "printed"
+
+_DECIMAL = re.compile(r"^\s*(?:~|≈|about\s+)?\s*(-?)(\d*)\.(\d+)\s*$")
+_INTEGER = re.compile(r"^\s*-?\d+\s*$")
+_QUOTIENT = re.compile(r"^\s*(-?(?:\d+\.?\d*|\.\d+))\s*/\s*(\d+\.?\d*|\.\d+)\s*$")
+
+
+@dataclass(frozen=True)
+class PrintedItem:
+    paper: str
+    key: str
+    where: str
+    values: object  # str, list[str] or list[list[str]]
+    note: str
+    errata: dict[str, dict[str, str]]
+
+
+@cache
+def _load(paper: str) -> dict:
+    path = PRINTED / f"{paper}.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ExpectationsError(f"{path.relative_to(ROOT)} is missing") from None
+    except json.JSONDecodeError as exc:
+        raise ExpectationsError(f"{path.relative_to(ROOT)} is not valid JSON: line {exc.lineno}: {exc.msg}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("items"), dict):
+        raise ExpectationsError(f"{path.relative_to(ROOT)} must be an object with an 'items' object")
+    return data
+
+
+def printed(paper: str, key: str) -> PrintedItem:
+    """The verbatim transcription of one printed item."""
+    data = _load(paper)
+    item = data["items"].get(key)
+    if not isinstance(item, dict) or "values" not in item or "where" not in item:
+        raise ExpectationsError(f"paper_tables/printed/{paper}.json has no item {key!r} with 'where' and 'values'")
+    return PrintedItem(paper, key, item["where"], item["values"], item.get("note", ""), item.get("errata", {}))
+
+
+def decimal_places(text: str) -> int | None:
+    m = _DECIMAL.match(text)
+    return len(m.group(3)) if m else None
+
+
+def parse_exact(text: str) -> Fraction | None:
+    """The rational a printed integer or quotient denotes ('1/6', '-0.75/9'), else None."""
+    if _INTEGER.match(text):
+        return Fraction(int(text))
+    m = _QUOTIENT.match(text)
+    return Fraction(m.group(1)) / Fraction(m.group(2)) if m else None
+
+
+def printed_matches(text: str, exact: object) -> bool:
+    """Does the printed string denote ``exact`` under the rule in the module docstring?"""
+    if isinstance(exact, (int, Fraction)):
+        x = Fraction(exact)
+        q = parse_exact(text)
+        if q is not None:
+            return q == x
+        m = _DECIMAL.match(text)
+        if m:
+            k = len(m.group(3))
+            d = Fraction(f"{m.group(1)}{m.group(2) or '0'}.{m.group(3)}")
+            return abs(x - d) <= Fraction(5, 10 ** (k + 1))
+        return False
+    return text.strip() == str(exact).strip()
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    entry: str
+    printed: str
+    computed: str
+
+
+def _cells(values: object, prefix: str = "") -> list[tuple[str, str]]:
+    if isinstance(values, str):
+        return [(prefix or "value", values)]
+    out: list[tuple[str, str]] = []
+    for k, v in enumerate(values):  # type: ignore[arg-type]
+        out += _cells(v, f"{prefix}[{k}]")
+    return out
+
+
+def _flat(values: object, prefix: str = "") -> list[tuple[str, object]]:
+    if not isinstance(values, (list, tuple)):
+        return [(prefix or "value", values)]
+    out: list[tuple[str, object]] = []
+    for k, v in enumerate(values):
+        out += _flat(v, f"{prefix}[{k}]")
+    return out
+
+
+def diff(item: PrintedItem, computed: object) -> list[Mismatch]:
+    """Entry-by-entry mismatches between the printed item and the exact recomputation."""
+    got = dict(_flat(computed))
+    want = _cells(item.values)
+    if [k for k, _ in want] != list(got):
+        raise ExpectationsError(
+            f"{item.paper} {item.key}: printed shape {[k for k, _ in want][:3]}... does not match computed shape"
+        )
+    return [Mismatch(k, s, str(got[k])) for k, s in want if not printed_matches(s, got[k])]
+
+
+def table_result(item: PrintedItem, computed: object, values: dict[str, str], scope: Scope | None = None) -> Result:
+    """``reproduced`` when every entry matches; else ``erratum``, one per mismatching entry.
+
+    Each mismatch takes its class and explanation from the item's declared
+    ``errata``.  A mismatch nobody has declared is class ``unclassified``,
+    and reproduce.py fails the run on it: the entry must be looked at.
+    """
+    mism = diff(item, computed)
+    scope = scope or Scope.of()
+    if not mism:
+        return Result(Status.REPRODUCED, Evidence.TABLE, scope, values)
+    errata = []
+    for m in mism:
+        decl = item.errata.get(m.entry, {})
+        errata.append(
+            Erratum(
+                entry=f"{item.where}{m.entry}",
+                printed=m.printed,
+                correct=m.computed,
+                cls=decl.get("class", UNCLASSIFIED),
+                explanation=decl.get("explanation", "not yet classified: the printed entry differs from the exact value"),
+            )
+        )
+    return Result(Status.ERRATUM, Evidence.TABLE, scope, values, errata=errata)
+
+
+def matrix_strings(m: Sequence[Sequence[object]]) -> list[list[str]]:
+    return [[str(x) for x in row] for row in m]

@@ -1,0 +1,116 @@
+"""Validation helpers, called at the top of every public function.
+
+The harness works in exact arithmetic only.  A float alpha is refused
+outright: ``0.1`` is not one tenth, and a verdict computed from it would be a
+verdict about a different number.
+
+>>> alpha_in_unit_interval(Fraction(1, 2))
+Fraction(1, 2)
+>>> alpha_in_unit_interval("1/4")
+Fraction(1, 4)
+>>> alpha_in_unit_interval(0.5)
+Traceback (most recent call last):
+    ...
+udpm.errors.InvalidAlpha: alpha=0.5 is a float; pass an exact rational such as Fraction(1, 2) or the string '1/2'
+>>> size(0)
+Traceback (most recent call last):
+    ...
+udpm.errors.InvalidSize: n must be an integer >= 1, got 0
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from numbers import Rational
+
+from .errors import InvalidAlpha, InvalidDistribution, InvalidMatrix, InvalidSize
+
+Matrix = list[list[Fraction]]
+
+
+def rational(x: object, what: str = "value") -> Fraction:
+    """Return ``x`` as a Fraction; refuse floats and anything inexact."""
+    if isinstance(x, bool):
+        raise InvalidMatrix(f"{what}={x!r} is a bool, not a number")
+    if isinstance(x, float):
+        raise InvalidMatrix(
+            f"{what}={x!r} is a float; pass an exact rational such as Fraction(1, 3) or '1/3'"
+        )
+    if isinstance(x, (Fraction, int, Rational)):
+        return Fraction(x)  # type: ignore[arg-type]
+    if isinstance(x, str):
+        try:
+            return Fraction(x.strip())
+        except (ValueError, ZeroDivisionError):
+            raise InvalidMatrix(f"{what}={x!r} is not a rational number") from None
+    raise InvalidMatrix(f"{what}={x!r} ({type(x).__name__}) is not an exact rational")
+
+
+def _alpha(alpha: object) -> Fraction:
+    if isinstance(alpha, float):
+        raise InvalidAlpha(
+            f"alpha={alpha!r} is a float; pass an exact rational such as "
+            f"Fraction({Fraction(alpha).limit_denominator(1000).numerator}, "
+            f"{Fraction(alpha).limit_denominator(1000).denominator}) or the string "
+            f"'{Fraction(alpha).limit_denominator(1000)}'"
+        )
+    try:
+        return rational(alpha, "alpha")
+    except InvalidMatrix as exc:
+        raise InvalidAlpha(str(exc)) from None
+
+
+def alpha_in_unit_interval(alpha: object) -> Fraction:
+    """alpha = e^-eps as an exact rational with 0 < alpha < 1 (the internal convention)."""
+    a = _alpha(alpha)
+    if not 0 < a < 1:
+        raise InvalidAlpha(
+            f"alpha must satisfy 0 < alpha < 1 (alpha = e^-eps), got {a}; "
+            "for the zlcn2013 convention (alpha > 1) use conventions.alpha_from_zlcn2013"
+        )
+    return a
+
+
+def alpha_above_one(alpha: object) -> Fraction:
+    """zlcn2013's alpha = e^eps as an exact rational > 1 (boundary convention only)."""
+    a = _alpha(alpha)
+    if not a > 1:
+        raise InvalidAlpha(f"zlcn2013 alpha must be > 1 (alpha = e^eps), got {a}")
+    return a
+
+
+def size(n: object) -> int:
+    """n, the number of database rows, as an int >= 1 (results are indexed 0..n)."""
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise InvalidSize(f"n must be an integer >= 1, got {n!r}")
+    return n
+
+
+def matrix(rows: Sequence[Sequence[object]], what: str = "matrix") -> Matrix:
+    """A non-empty rectangular matrix of exact rationals."""
+    if not rows or not all(len(r) == len(rows[0]) for r in rows) or not rows[0]:
+        raise InvalidMatrix(f"{what} must be a non-empty rectangular matrix")
+    return [[rational(x, f"{what}[{i}][{j}]") for j, x in enumerate(r)] for i, r in enumerate(rows)]
+
+
+def stochastic(rows: Sequence[Sequence[object]], what: str = "mechanism") -> Matrix:
+    """A row-stochastic exact matrix: entries >= 0, each row sums to exactly 1."""
+    m = matrix(rows, what)
+    for i, r in enumerate(m):
+        if any(x < 0 for x in r):
+            j = next(j for j, x in enumerate(r) if x < 0)
+            raise InvalidMatrix(f"{what}[{i}][{j}] = {r[j]} is negative")
+        if sum(r) != 1:
+            raise InvalidMatrix(f"row {i} of {what} sums to {sum(r)}, not 1")
+    return m
+
+
+def distribution(p: Sequence[object], length: int | None = None, what: str = "prior") -> list[Fraction]:
+    """An exact probability vector (optionally of a given length)."""
+    v = [rational(x, f"{what}[{i}]") for i, x in enumerate(p)]
+    if length is not None and len(v) != length:
+        raise InvalidDistribution(f"{what} has {len(v)} entries, expected {length}")
+    if any(x < 0 for x in v) or sum(v) != 1:
+        raise InvalidDistribution(f"{what} must be non-negative and sum to 1, got sum {sum(v)}")
+    return v
