@@ -1,0 +1,73 @@
+"""Linear programs as exact data (the contract between LP builders and the certifier).
+
+A :class:`LinearProgram` is ``minimize c·x subject to a_k·x (<=, =, >=) b_k,
+x >= 0``, with exact rational coefficients.  Objective coefficients may be
+sympy numbers (irrational losses such as |i-j|^1.5); constraint data is
+always rational.  Builders in this package produce LinearPrograms; the
+certifier (udpm.certify) solves and certifies them exactly.
+
+>>> from fractions import Fraction as F
+>>> from udpm.users import BayesianUser, absolute_error
+>>> lp = bayesian_lp(BayesianUser.of([F(1, 2), F(1, 2)], absolute_error(1)), F(1, 2))
+>>> len(lp.names), len(lp.rows)
+(4, 6)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from .users import BayesianUser, LossValue
+from .validate import alpha_in_unit_interval
+
+SENSES = ("<=", "=", ">=")
+
+
+@dataclass(frozen=True)
+class Constraint:
+    coeffs: tuple[tuple[int, Fraction], ...]  # sparse (variable index, coefficient)
+    sense: str
+    rhs: Fraction
+    name: str = ""
+
+
+@dataclass(frozen=True)
+class LinearProgram:
+    names: tuple[str, ...]
+    objective: tuple[tuple[int, LossValue], ...]  # sparse (variable index, coefficient)
+    rows: tuple[Constraint, ...]
+    name: str = ""
+
+    def index(self, name: str) -> int:
+        return self.names.index(name)
+
+
+def mechanism_var(i: int, j: int) -> str:
+    return f"x[{i},{j}]"
+
+
+def bayesian_lp(user: BayesianUser, alpha: object) -> LinearProgram:
+    """grs2011 user-specific LP (3)-(7): minimise sum_i p_i sum_j x_ij l(i,j) over alpha-DP
+    mechanisms with range N.  Variables x[i,j] in row-major order."""
+    a = alpha_in_unit_interval(alpha)
+    n = user.n
+    names = tuple(mechanism_var(i, j) for i in range(n + 1) for j in range(n + 1))
+    v = {nm: k for k, nm in enumerate(names)}
+    objective = tuple(
+        (v[mechanism_var(i, j)], user.prior[i] * user.loss(i, j))
+        for i in range(n + 1)
+        for j in range(n + 1)
+        if user.prior[i] and user.loss(i, j) != 0
+    )
+    rows: list[Constraint] = []
+    for i in range(n):
+        for j in range(n + 1):
+            x0, x1 = v[mechanism_var(i, j)], v[mechanism_var(i + 1, j)]
+            rows.append(Constraint(((x0, Fraction(1)), (x1, -a)), ">=", Fraction(0), f"(4) i={i} j={j}"))
+            rows.append(Constraint(((x0, a), (x1, Fraction(-1))), "<=", Fraction(0), f"(5) i={i} j={j}"))
+    for i in range(n + 1):
+        rows.append(
+            Constraint(tuple((v[mechanism_var(i, j)], Fraction(1)) for j in range(n + 1)), "=", Fraction(1), f"(6) i={i}")
+        )
+    return LinearProgram(names, objective, tuple(rows), "grs2011 (3)-(7)")
