@@ -7,7 +7,7 @@ neighbours are the adjacent results i, i+1.
 
 >>> from fractions import Fraction as F
 >>> dp_violations([[F(1), F(0)], [F(1, 2), F(1, 2)]], F(1, 2))
-[Violation(row=0, other=1, column=1, p=Fraction(0, 1), q=Fraction(1, 2), ratio=None)]
+[Violation(row=1, other=0, column=1, p=Fraction(1, 2), q=Fraction(0, 1), ratio=None)]
 >>> is_dp([[F(2, 3), F(1, 3)], [F(1, 3), F(2, 3)]], F(1, 2))
 True
 """
