@@ -197,8 +197,13 @@ def truncated_geometric_example(
     return _verdict("grs2011.ex2.2", parts, lambda: _clamp_remap_matches(mechanism))
 
 
+def spreading_weight(r: Expr) -> Expr:
+    """Probability that the remap sends boundary output 0 to r <= 0 (|r| = r here): (1-a) a^|r|."""
+    return (1 - a) * a**r
+
+
 @checks("gs2010.def4")
-def range_restricted_equivalent_to_geometric(ctx: Context) -> Result:
+def range_restricted_equivalent_to_geometric(ctx: Context, weight: Callable[[Expr], Expr] = spreading_weight) -> Result:
     """gs2010 Definition 4: the range-restricted geometric G is derivable from the geometric
     mechanism and vice versa, for all n >= 1 and alpha in (0, 1).
 
@@ -208,13 +213,13 @@ def range_restricted_equivalent_to_geometric(ctx: Context) -> Result:
     stochastic and reproduces every column of the geometric mechanism.
     """
     parts: list[tuple[bool | None, str]] = []
-    spread = series((1 - a) * a**p, p, 0, sp.oo)
+    spread = series(weight(p), p, 0, sp.oo)
     parts.append((is_zero(spread - 1), f"the spreading remap's rows sum to {spread}"))
     # Column r = -p <= 0 of the geometric mechanism at result i = k: G[i][0] * y[0][r].
-    lhs = a**k / (1 + a) * (1 - a) * a**p
+    lhs = a**k / (1 + a) * weight(p)
     parts.append((is_zero(lhs - geometric_pmf(-p - k)), "G[i][0] (1-a) a^|r| = Pr[Delta = r - i] for r <= 0"))
     # Column r = n + p >= n at result i = n - q (q >= 0).
-    lhs = a**q / (1 + a) * (1 - a) * a**p
+    lhs = a**q / (1 + a) * weight(p)
     parts.append((is_zero(lhs - geometric_pmf(p + q)), "G[i][n] (1-a) a^(r-n) = Pr[Delta = r - i] for r >= n"))
     parts.append((True, "G from the geometric mechanism: the clamp remap, grs2011.ex2.2"))
     return _verdict("gs2010.def4", parts, lambda: _clamp_remap_matches(truncated_geometric))

@@ -1,0 +1,100 @@
+"""The foundation's first claims: each holds as stated, and each false variant is refuted with a counterexample."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+import sympy as sp
+
+from experiments import grs2011 as ex_grs2011
+from experiments import gs2010 as ex_gs2010
+from proofs import geometric as g
+from udpm.claims import Context, Status
+from udpm.mechanisms import truncated_geometric
+from udpm.remaps import compose, deterministic_remap
+
+CTX = Context()
+
+
+@pytest.mark.parametrize(
+    "check, status",
+    [
+        (g.geometric_is_private, Status.PROVED),
+        (g.geometric_is_distribution_and_private, Status.PROVED),
+        (g.truncated_geometric_example, Status.PROVED),
+        (g.range_restricted_equivalent_to_geometric, Status.PROVED),
+        (g.zlcn_range_restricted_is_truncated, Status.PROVED),
+        (ex_grs2011.figure_1a, Status.REPRODUCED),
+        (ex_grs2011.figure_1b, Status.REPRODUCED),
+        (ex_grs2011.figure_4, Status.REPRODUCED),
+        (ex_gs2010.appendix_b, Status.REPRODUCED),
+    ],
+)
+def test_claim_holds(check, status):
+    assert check(CTX).status is status
+
+
+def test_wrong_exponent_in_geometric_pmf_is_refuted():
+    res = g.geometric_is_private(CTX, pmf=lambda d: (1 - g.a) / (1 + g.a) * g.a ** (2 * sp.Abs(d)))
+    assert res.status is Status.REFUTED and "alpha=" in res.counterexample
+
+
+def test_unnormalised_geometric_pmf_is_refuted():
+    res = g.geometric_is_distribution_and_private(CTX, pmf=lambda d: (1 - g.a) * g.a ** sp.Abs(d))
+    assert res.status is Status.REFUTED and "sum over Z" in res.counterexample
+
+
+def test_wrong_stated_boundary_probability_is_refuted():
+    def stated(i, j, n):
+        return g.a ** (i + 1) / (1 + g.a) if j == "first" else g.stated_truncated(i, j, n)
+
+    res = g.truncated_geometric_example(CTX, stated=stated)
+    assert res.status is Status.REFUTED and "Pr[Delta <= -i]" in res.counterexample
+
+
+def buggy_truncated(n, a):
+    t = truncated_geometric(n, a)
+    if n >= 3:
+        t[2][1], t[2][2] = t[2][2], t[2][1]
+    return t
+
+
+def test_injected_bug_in_truncated_geometric_is_caught_by_the_proof():
+    res = g.truncated_geometric_example(CTX, mechanism=buggy_truncated)
+    assert res.status is Status.REFUTED and "n=3" in res.counterexample and "T[2][1]" in res.counterexample
+
+
+def test_injected_bug_in_truncated_geometric_breaks_figure_1b():
+    res = ex_grs2011.figure_1b(CTX, mechanism=buggy_truncated)
+    assert res.status is Status.ERRATUM
+    assert [e.entry for e in res.errata] == ["Figure 1(b)[2][1]", "Figure 1(b)[2][2]"]
+    assert all(e.cls == "unclassified" for e in res.errata)
+
+
+def test_wrong_spreading_remap_is_refuted():
+    res = g.range_restricted_equivalent_to_geometric(CTX, weight=lambda r: (1 - g.a**2) * g.a**r)
+    assert res.status is Status.REFUTED
+
+
+def test_wrong_zlcn_formula_is_refuted():
+    def formula(n, al):
+        m = g.zlcn2013_formula6(n, al)
+        m[0][0] += Fraction(1, 1000)
+        return m
+
+    res = g.zlcn_range_restricted_is_truncated(CTX, formula=formula)
+    assert res.status is Status.REFUTED and "[0][0]" in res.counterexample
+
+
+def test_derivable_matrix_in_place_of_appendix_b_is_refuted():
+    res = ex_gs2010.appendix_b(CTX, m=truncated_geometric(3, Fraction(1, 2)))
+    assert res.status is Status.REFUTED and "derivable" in res.counterexample
+
+
+def test_signature_of_another_mechanism_breaks_figure_4():
+    def merged(n, a):  # a DP remap of T: output 1 is sent to 2, so column 1 becomes a zero column
+        return compose(truncated_geometric(n, a), deterministic_remap([0, 2, 2, 3, 4, 5], 6))
+
+    res = ex_grs2011.figure_4(CTX, mechanism=merged)
+    assert res.status is Status.ERRATUM and res.errata[0].entry.startswith("Figure 4[0][1]")
