@@ -43,13 +43,14 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--jobs", type=int, default=1, metavar="N", help="worker processes (default 1)")
     p.add_argument("--seed", type=int, default=0, help="seed for sampled checks (default 0)")
     p.add_argument("--solver-timeout", type=float, default=60.0, metavar="S", help="bound on each solver call")
+    p.add_argument("--claim-timeout", type=float, default=600.0, metavar="S", help="wall-clock bound on each check")
     p.add_argument("--update-expected", action="store_true", help="store this run's statuses and values as expected")
     p.add_argument("--report", action="store_true", help="also render build/report.html")
     args = p.parse_args(argv)
     if args.jobs < 1:
         p.error("--jobs must be >= 1")
-    if args.solver_timeout <= 0:
-        p.error("--solver-timeout must be > 0")
+    if args.solver_timeout <= 0 or args.claim_timeout <= 0:
+        p.error("--solver-timeout and --claim-timeout must be > 0")
     return args
 
 
@@ -77,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     claims = catalog()
     ids = select(list(claims), args.only, args.paper)
     load_checkers()
-    ctx = Context(quick=args.quick, seed=args.seed, solver_timeout=args.solver_timeout)
+    ctx = Context(args.quick, args.seed, args.solver_timeout, args.claim_timeout)
     stored = expectations.load()
     full_run = not args.only and args.paper is None
 

@@ -117,3 +117,9 @@ def test_parallel_jobs_give_the_same_statuses(tmp_path):
     assert run(*FAST, "--jobs", "2", "--json", str(b)).returncode == 0
     strip = lambda p: [(c["id"], c["status"], c["values"]) for c in json.loads(p.read_text())["claims"]]  # noqa: E731
     assert strip(a) == strip(b)
+
+
+def test_a_check_that_runs_out_of_time_is_inconclusive_and_fails_the_run():
+    proc = run("--only", "grs2011.ex2.2", "--claim-timeout", "0.01")
+    assert proc.returncode == 1
+    assert "inconclusive" in proc.stdout and "wall-clock bound" in proc.stdout

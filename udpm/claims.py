@@ -16,12 +16,15 @@ never as a pass.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import pkgutil
 import random
+import signal
+import threading
 import time
 import traceback
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from enum import Enum
 from fractions import Fraction
@@ -143,6 +146,7 @@ class Context:
     quick: bool = True
     seed: int = 0
     solver_timeout: float = 60.0
+    claim_timeout: float = 600.0  # wall-clock bound on one whole check
 
     def rng(self, claim_id: str) -> random.Random:
         """A generator seeded by the run's seed and the claim id, identical on every run."""
@@ -197,6 +201,25 @@ def select(ids: Sequence[str], patterns: Sequence[str] = (), paper: str | None =
     return chosen
 
 
+@contextlib.contextmanager
+def _time_bound(seconds: float) -> Iterator[None]:
+    """Raise SolverTimeout in the main thread after ``seconds`` (a check that runs away is inconclusive)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expire(signum: int, frame: object) -> None:
+        raise SolverTimeout(f"the check exceeded its wall-clock bound of {seconds:g} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 def run_claim(claim_id: str, ctx: Context) -> tuple[Result, float]:
     """Run one check, turning solver timeouts into inconclusive and crashes into error."""
     fn = _CHECKERS.get(claim_id)
@@ -204,7 +227,8 @@ def run_claim(claim_id: str, ctx: Context) -> tuple[Result, float]:
         return Result(Status.PENDING, notes="declared in udpm.catalog; no check is implemented yet"), 0.0
     start = time.perf_counter()
     try:
-        result = fn(ctx)
+        with _time_bound(ctx.claim_timeout):
+            result = fn(ctx)
     except SolverTimeout as exc:
         result = Result(Status.INCONCLUSIVE, notes=f"solver gave no answer within its bound: {exc}")
     except Exception as exc:
