@@ -104,10 +104,18 @@ def run(args: argparse.Namespace) -> int:
         rec = expectations.record(result)
         want = stored.get(cid)
         golden = [] if args.update_expected else expectations.differences(cid, rec, want)
-        outcomes.append(Outcome(claims[cid], result, seconds, want["status"] if want else None, problems_of(result, golden)))
+        outcomes.append(
+            Outcome(claims[cid], result, seconds, want["status"] if want else None, problems_of(result, golden))
+        )
 
     print_summary(outcomes, time.perf_counter() - started)
-    run_info = {"quick": args.quick, "seed": args.seed, "jobs": args.jobs, "selection": args.only or None, "paper": args.paper}
+    run_info = {
+        "quick": args.quick,
+        "seed": args.seed,
+        "jobs": args.jobs,
+        "selection": args.only or None,
+        "paper": args.paper,
+    }
     if args.json:
         expectations.atomic_write(args.json, document(outcomes, run_info))
         print(f"wrote {args.json}")

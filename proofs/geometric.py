@@ -123,6 +123,7 @@ def geometric_is_distribution_and_private(ctx: Context, pmf: Pmf = geometric_pmf
 
 # --- the truncated geometric mechanism, grs2011 Example 2.2 -----------------------------------
 
+
 def stated_truncated(i: Expr, j: str | Expr, n: Expr) -> Expr:
     """grs2011 Example 2.2's stated probabilities: a^i/(1+a) at output 0, a^(n-i)/(1+a) at n."""
     if j == "first":
@@ -174,12 +175,18 @@ def truncated_geometric_example(
     parts.append((is_zero(tail_high - stated(i_, "last", n_)), f"Pr[Delta >= n-i] = {sp.simplify(tail_high)}"))
     # (2) rows sum to 1: interior rows i = 1+p, n = i+1+q; row 0 and row n with n = 1+q.
     j = sp.Symbol("j", integer=True)
+
     def row_sum(i: Expr, n: Expr) -> Expr:
         """Columns 0 and n, then interior columns 1..n-1 split at the diagonal (i = 0 and i = n are cases)."""
         left = 0 if i == 0 else series(geometric_pmf(j - i).subs(sp.Abs(j - i), i - j), j, 1, i - 1 if i == n else i)
         right = 0 if i == n else series(geometric_pmf(j - i).subs(sp.Abs(j - i), j - i), j, i + 1, n - 1)
         return stated(i, "first", n) + stated(i, "last", n) + left + right
-    for label, (i, n) in {"row 0": (sp.Integer(0), 1 + q), "row i, 0<i<n": (1 + p, 2 + p + q), "row n": (1 + q, 1 + q)}.items():
+
+    for label, (i, n) in {
+        "row 0": (sp.Integer(0), 1 + q),
+        "row i, 0<i<n": (1 + p, 2 + p + q),
+        "row n": (1 + q, 1 + q),
+    }.items():
         s = row_sum(i, n)
         parts.append((is_zero(s - 1), f"{label} sums to {_below_one(s)}"))
     # (3) alpha-DP, column by column: ratio T[i][j] / T[i+1][j].
@@ -192,8 +199,12 @@ def truncated_geometric_example(
     for label, r in ratios.items():
         r = sp.simplify(r)
         ok = is_zero(r - a) or is_zero(r - 1 / a)
-        parts.append((ok if ok else (False if band_counterexample(label, r) else None),
-                      f"{label}: ratio {r}" if ok else (band_counterexample(label, r) or f"{label}: ratio {r} undecided")))
+        parts.append(
+            (
+                ok if ok else (False if band_counterexample(label, r) else None),
+                f"{label}: ratio {r}" if ok else (band_counterexample(label, r) or f"{label}: ratio {r} undecided"),
+            )
+        )
     return _verdict("grs2011.ex2.2", parts, lambda: _clamp_remap_matches(mechanism))
 
 
@@ -251,8 +262,10 @@ def zlcn_range_restricted_is_truncated(ctx: Context, formula=zlcn2013_formula6) 
                 lit, conv = formula(n, al), truncated_geometric_zlcn2013(n, al)
                 if lit != conv:
                     i, j = next((i, j) for i in range(n + 1) for j in range(n + 1) if lit[i][j] != conv[i][j])
-                    return (f"n={n}, zlcn alpha={al} (internal {alpha_from_zlcn2013(al)}): (6) gives "
-                            f"{lit[i][j]} at [{i}][{j}], T gives {conv[i][j]}")
+                    return (
+                        f"n={n}, zlcn alpha={al} (internal {alpha_from_zlcn2013(al)}): (6) gives "
+                        f"{lit[i][j]} at [{i}][{j}], T gives {conv[i][j]}"
+                    )
         return None
 
     res = _verdict("zlcn2013.def6", parts, bounded)

@@ -38,8 +38,11 @@ def test_list_names_every_claim_in_claims_md():
     ids = {line.split()[0] for line in out.splitlines() if line[:1].isalpha() and "." in line.split()[0]}
     claims_md = ROOT.parent / "shared" / "CLAIMS.md"
     if claims_md.exists():
-        wanted = {cells[1].strip() for cells in (ln.split("|") for ln in claims_md.read_text().splitlines())
-                  if len(cells) > 2 and cells[1].strip().count(".") >= 1 and cells[1].strip()[:3] in ("grs", "gs2", "zlc")}
+        wanted = {
+            cells[1].strip()
+            for cells in (ln.split("|") for ln in claims_md.read_text().splitlines())
+            if len(cells) > 2 and cells[1].strip().count(".") >= 1 and cells[1].strip()[:3] in ("grs", "gs2", "zlc")
+        }
         assert wanted <= ids
     assert "pending" in out.lower() or "0 pending" in out
 

@@ -171,7 +171,9 @@ def checks(claim_id: str) -> Callable[[Check], Check]:
         if claim_id not in catalog():
             raise UnknownClaim(f"@checks names {claim_id!r}, which udpm.catalog does not declare")
         if claim_id in _CHECKERS and _CHECKERS[claim_id] is not fn:
-            raise HarnessError(f"claim {claim_id} has two checks: {_CHECKERS[claim_id].__qualname__} and {fn.__qualname__}")
+            raise HarnessError(
+                f"claim {claim_id} has two checks: {_CHECKERS[claim_id].__qualname__} and {fn.__qualname__}"
+            )
         _CHECKERS[claim_id] = fn
         return fn
 

@@ -44,9 +44,13 @@ def load(path: Path = EXPECTED) -> dict[str, dict]:
     except json.JSONDecodeError as exc:
         raise ExpectationsError(f"{where} is not valid JSON: line {exc.lineno}: {exc.msg}") from None
     if not isinstance(data, dict) or data.get("schema") != SCHEMA or not isinstance(data.get("claims"), dict):
-        raise ExpectationsError(f"{where} must be {{\"schema\": {SCHEMA}, \"claims\": {{...}}}}")
+        raise ExpectationsError(f'{where} must be {{"schema": {SCHEMA}, "claims": {{...}}}}')
     for cid, rec in data["claims"].items():
-        if not isinstance(rec, dict) or not isinstance(rec.get("status"), str) or not isinstance(rec.get("values"), dict):
+        if (
+            not isinstance(rec, dict)
+            or not isinstance(rec.get("status"), str)
+            or not isinstance(rec.get("values"), dict)
+        ):
             raise ExpectationsError(f"{where}: entry {cid!r} needs a 'status' string and a 'values' object")
     return data["claims"]
 

@@ -33,10 +33,7 @@ def to_flint(m: Sequence[Sequence[Fraction]]) -> flint.fmpq_mat:
 
 
 def from_flint(fm: flint.fmpq_mat) -> Matrix:
-    return [
-        [Fraction(int(fm[i, j].p), int(fm[i, j].q)) for j in range(fm.ncols())]
-        for i in range(fm.nrows())
-    ]
+    return [[Fraction(int(fm[i, j].p), int(fm[i, j].q)) for j in range(fm.ncols())] for i in range(fm.nrows())]
 
 
 def shape(m: Sequence[Sequence[object]]) -> tuple[int, int]:

@@ -85,9 +85,4 @@ def database_dp_violations(
 def hamming_neighbours(databases: Iterable[tuple[int, ...]]) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
     """Pairs of databases (tuples of rows) that differ in exactly one row."""
     dbs = sorted(set(databases))
-    return [
-        (d1, d2)
-        for k, d1 in enumerate(dbs)
-        for d2 in dbs[k + 1 :]
-        if sum(u != v for u, v in zip(d1, d2)) == 1
-    ]
+    return [(d1, d2) for k, d1 in enumerate(dbs) for d2 in dbs[k + 1 :] if sum(u != v for u, v in zip(d1, d2)) == 1]

@@ -43,7 +43,9 @@ def summary(outcomes: Sequence[Outcome]) -> dict:
     return {
         "claims": len(outcomes),
         "by_status": {str(s): total[str(s)] for s in STATUS_ORDER if total[str(s)]},
-        "by_paper": {p: dict(sorted(c.items())) for p, c in sorted(per_paper.items(), key=lambda kv: _paper_key(kv[0]))},
+        "by_paper": {
+            p: dict(sorted(c.items())) for p, c in sorted(per_paper.items(), key=lambda kv: _paper_key(kv[0]))
+        },
         "errata": sum(len(o.result.errata) for o in outcomes),
         "failures": sum(bool(o.problems) for o in outcomes),
     }
@@ -92,5 +94,9 @@ def problems_of(result: Result, golden_diff: list[str]) -> list[str]:
     out = list(golden_diff)
     if result.status in (Status.ERROR, Status.INCONCLUSIVE):
         out.append(f"status {result.status}: {result.notes}")
-    out += [f"unclassified erratum at {e.entry}: printed {e.printed}, exact {e.correct}" for e in result.errata if e.cls == UNCLASSIFIED]
+    out += [
+        f"unclassified erratum at {e.entry}: printed {e.printed}, exact {e.correct}"
+        for e in result.errata
+        if e.cls == UNCLASSIFIED
+    ]
     return out

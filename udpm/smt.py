@@ -48,8 +48,10 @@ def model_value(model: z3.ModelRef, term: z3.ExprRef) -> str:
     """A model value as an exact string ('3/4'), never a float."""
     v = model.eval(term, model_completion=True)
     if z3.is_rational_value(v):
-        return f"{v.numerator_as_long()}/{v.denominator_as_long()}" if v.denominator_as_long() != 1 else str(
-            v.numerator_as_long()
+        return (
+            f"{v.numerator_as_long()}/{v.denominator_as_long()}"
+            if v.denominator_as_long() != 1
+            else str(v.numerator_as_long())
         )
     if z3.is_algebraic_value(v):
         return str(v.approx(20)) + " (algebraic)"

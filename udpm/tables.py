@@ -165,7 +165,9 @@ def table_result(item: PrintedItem, computed: object, values: dict[str, str], sc
                 printed=m.printed,
                 correct=m.computed,
                 cls=decl.get("class", UNCLASSIFIED),
-                explanation=decl.get("explanation", "not yet classified: the printed entry differs from the exact value"),
+                explanation=decl.get(
+                    "explanation", "not yet classified: the printed entry differs from the exact value"
+                ),
             )
         )
     return Result(Status.ERRATUM, Evidence.TABLE, scope, values, errata=errata)

@@ -20,14 +20,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Union
-
 import sympy
 
 from .errors import InvalidInput
 from .validate import alpha_above_one, distribution, rational, size, stochastic
 
-LossValue = Union[Fraction, sympy.Expr]
+LossValue = Fraction | sympy.Expr
 
 
 def _exact(v: object, what: str) -> LossValue:

@@ -34,9 +34,7 @@ def rational(x: object, what: str = "value") -> Fraction:
     if isinstance(x, bool):
         raise InvalidMatrix(f"{what}={x!r} is a bool, not a number")
     if isinstance(x, float):
-        raise InvalidMatrix(
-            f"{what}={x!r} is a float; pass an exact rational such as Fraction(1, 3) or '1/3'"
-        )
+        raise InvalidMatrix(f"{what}={x!r} is a float; pass an exact rational such as Fraction(1, 3) or '1/3'")
     if isinstance(x, (Fraction, int, Rational)):
         return Fraction(x)  # type: ignore[arg-type]
     if isinstance(x, str):
