@@ -1,0 +1,702 @@
+"""Exactly certified linear programming: propose with floats, decide with exact arithmetic.
+
+``solve(lp, timeout_s=..., candidate=None)`` returns a :class:`Certified`
+optimum of a :class:`udpm.programs.LinearProgram` or raises.  Nothing it
+returns rests on a float tolerance:
+
+1. *Propose.*  A candidate point (e.g. the theory's remap of the truncated
+   geometric mechanism) or, failing that, a HiGHS basis.
+2. *Rebuild exactly.*  The LP is put in standard form ``A z = b, z >= 0``
+   (one slack per inequality row).  A basis B (m columns with A_B
+   nonsingular) is chosen: the candidate's positive support, completed by
+   independent columns when the vertex is degenerate, or HiGHS's basis.
+   ``z_B = A_B^-1 b`` and the dual ``y = A_B^-T c_B`` are solved exactly by
+   sparse Gaussian elimination over FLINT rationals (fmpq).
+3. *Check exactly.*  Primal feasibility (z_B >= 0), dual feasibility (every
+   reduced cost ``d_j = c_j - A_j·y >= 0``) and equal objectives ``c·z = b·y``.
+   By weak duality this proves optimality.
+4. *Repair.*  If the reduced costs are not all >= 0 the exact primal simplex
+   (Bland's rule, so it terminates on degenerate vertices) pivots on to a
+   dual-feasible basis; if the proposed basis is not even primal feasible
+   (HiGHS's tolerance), an exact two-phase simplex starts from scratch.  A
+   time bound raises :class:`SolverTimeout`; a failed check raises
+   :class:`CertificationFailed`.  No uncertified answer is ever returned.
+
+Irrational objectives.  Objective coefficients may be sympy numbers such as
+``2*sqrt(2)`` (|i-j|^1.5).  Each coefficient is split as a rational
+combination ``sum_k q_k theta_k`` of sympy "atoms" theta_k (1, sqrt(2), ...).
+Because the dual is linear in c, y and the reduced costs are computed
+exactly per component, and a sign of ``sum_k d_k theta_k`` is decided by
+rigorous interval arithmetic (mpmath.iv) with an exact zero test
+(``sympy.minimal_polynomial``) when the interval contains 0.
+
+Uniqueness (``Certified.unique``).  For an optimal dual y with reduced costs
+d >= 0, a feasible z is optimal iff ``d·z = 0`` (complementary slackness),
+so the optimal face is ``F = {z feasible : z_j = 0 for every j with d_j > 0}``.
+If every nonbasic reduced cost is > 0, F contains only the basic solution:
+unique.  Otherwise let Z be the nonbasic columns with d_j = 0; on F the basic
+variables are determined by z_Z (``z_B = A_B^-1(b - A_Z z_Z)``), so F is a
+single point iff ``max sum_{j in Z} z_j`` over F is 0.  That auxiliary LP is
+solved and certified by this module as well (a rational objective).
+
+>>> from fractions import Fraction as F
+>>> from udpm.programs import LinearProgram, Constraint
+>>> lp = LinearProgram(("x", "y"), ((0, F(1)), (1, F(1))),
+...     (Constraint(((0, F(1)), (1, F(2))), ">=", F(2)), Constraint(((0, F(2)), (1, F(1))), ">=", F(2))))
+>>> c = solve(lp, timeout_s=10)
+>>> c.objective, c.x, c.unique
+(Fraction(4, 3), (Fraction(2, 3), Fraction(2, 3)), True)
+"""
+
+from __future__ import annotations
+
+import heapq
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import flint
+import sympy
+
+from .errors import CertificationFailed, InvalidInput, SolverTimeout
+from .programs import LinearProgram
+
+Q = flint.fmpq
+ZERO = Q(0)
+ONE_ATOM = sympy.S.One
+
+
+class Singular(CertificationFailed):
+    """A proposed basis matrix is singular."""
+
+
+def _q(v: object) -> flint.fmpq:
+    if isinstance(v, flint.fmpq):
+        return v
+    f = Fraction(v) if not isinstance(v, Fraction) else v
+    return Q(f.numerator, f.denominator)
+
+
+def _f(v: flint.fmpq) -> Fraction:
+    return Fraction(int(v.p), int(v.q))
+
+
+class _Clock:
+    def __init__(self, timeout_s: float):
+        if not timeout_s > 0:
+            raise InvalidInput(f"timeout_s must be > 0, got {timeout_s}")
+        self.timeout_s = timeout_s
+        self.deadline = time.perf_counter() + timeout_s
+
+    def tick(self, what: str) -> None:
+        if time.perf_counter() > self.deadline:
+            raise SolverTimeout(f"certified LP solve ({what}) exceeded {self.timeout_s:g} s")
+
+
+# ---------------------------------------------------------------- exact signs of sympy numbers
+
+
+def split_coefficient(v: object) -> dict[sympy.Expr, Fraction]:
+    """v as {atom: rational}: 3/2 -> {1: 3/2}; 2*sqrt(2) + 1 -> {sqrt(2): 2, 1: 1}."""
+    if isinstance(v, (int, Fraction)):
+        return {ONE_ATOM: Fraction(v)} if v else {}
+    e = sympy.expand(sympy.sympify(v))
+    out: dict[sympy.Expr, Fraction] = {}
+    for term in sympy.Add.make_args(e):
+        coeff, atom = term.as_coeff_Mul()
+        if not coeff.is_Rational or not atom.is_real or atom.free_symbols:
+            raise InvalidInput(f"objective coefficient {v} is not an exact real number")
+        out[atom] = out.get(atom, Fraction(0)) + Fraction(int(coeff.p), int(coeff.q))
+    return {a: q for a, q in out.items() if q}
+
+
+def _interval(atom: sympy.Expr, prec: int):
+    import mpmath
+
+    iv = mpmath.iv
+    iv.prec = prec
+    if atom.is_Rational:
+        return iv.mpf(int(atom.p)) / iv.mpf(int(atom.q))
+    if atom.is_Pow and atom.exp.is_Rational and atom.base.is_Rational and atom.base > 0:
+        base = _interval(atom.base, prec)
+        e = atom.exp
+        return iv.exp(iv.log(base) * iv.mpf(int(e.p)) / iv.mpf(int(e.q)))
+    if atom.is_Mul:
+        r = iv.mpf(1)
+        for a in atom.args:
+            r = r * _interval(a, prec)
+        return r
+    if atom.is_Add:
+        r = iv.mpf(0)
+        for a in atom.args:
+            r = r + _interval(a, prec)
+        return r
+    return None
+
+
+def sign_of(combo: dict[sympy.Expr, Fraction]) -> int:
+    """The exact sign of sum_k q_k * atom_k (interval bounds, exact zero test when they straddle 0)."""
+    combo = {a: q for a, q in combo.items() if q}
+    if not combo:
+        return 0
+    if set(combo) == {ONE_ATOM}:
+        q = combo[ONE_ATOM]
+        return (q > 0) - (q < 0)
+    for prec in (80, 300, 1200):
+        total = None
+        for atom, q in combo.items():
+            iv_atom = _interval(atom, prec)
+            if iv_atom is None:
+                total = None
+                break
+            import mpmath
+
+            term = iv_atom * (mpmath.iv.mpf(q.numerator) / mpmath.iv.mpf(q.denominator))
+            total = term if total is None else total + term
+        if total is None:
+            break
+        if total.a > 0:
+            return 1
+        if total.b < 0:
+            return -1
+    expr = sympy.Add(*(sympy.Rational(q.numerator, q.denominator) * a for a, q in combo.items()))
+    if expr == 0:
+        return 0
+    x = sympy.Dummy("x")
+    if sympy.minimal_polynomial(expr, x) == x:
+        return 0
+    s = expr.is_positive
+    if s is True:
+        return 1
+    if expr.is_negative is True:
+        return -1
+    raise CertificationFailed(f"could not decide the sign of {expr} exactly")
+
+
+def combo_value(combo: dict[sympy.Expr, Fraction]) -> Fraction | sympy.Expr:
+    """A component combination as a Fraction (rational) or a sympy number."""
+    combo = {a: q for a, q in combo.items() if q}
+    if set(combo) <= {ONE_ATOM}:
+        return combo.get(ONE_ATOM, Fraction(0))
+    return sympy.Add(*(sympy.Rational(q.numerator, q.denominator) * a for a, q in combo.items()))
+
+
+# ---------------------------------------------------------------- sparse exact elimination
+
+
+def _eliminate(rows: list[dict[int, flint.fmpq]], rhs: list[list[flint.fmpq]] | None, clock: _Clock):
+    """Gaussian elimination with a minimum-degree pivot order; modifies rows/rhs in place.
+
+    Returns the pivots [(row, col)] in order; every later row has the earlier pivot columns removed.
+    """
+    col_rows: dict[int, set[int]] = {}
+    for r, row in enumerate(rows):
+        for c in row:
+            col_rows.setdefault(c, set()).add(r)
+    heap = [(len(rs), c) for c, rs in col_rows.items()]
+    heapq.heapify(heap)
+    done_cols: set[int] = set()
+    pivots: list[tuple[int, int]] = []
+    steps = 0
+    while heap:
+        deg, c = heapq.heappop(heap)
+        if c in done_cols or deg != len(col_rows[c]):
+            continue
+        if deg == 0:
+            done_cols.add(c)
+            continue
+        steps += 1
+        if steps % 256 == 0:
+            clock.tick("elimination")
+        p = min(col_rows[c], key=lambda r: (len(rows[r]), r))
+        prow = rows[p]
+        piv = prow[c]
+        changed: set[int] = set()
+        for q in list(col_rows[c]):
+            if q == p:
+                continue
+            qrow = rows[q]
+            f = qrow[c] / piv
+            for k, v in prow.items():
+                nv = qrow.get(k, ZERO) - f * v
+                if nv == 0:
+                    if k in qrow:
+                        del qrow[k]
+                        col_rows[k].discard(q)
+                        changed.add(k)
+                else:
+                    if k not in qrow:
+                        col_rows.setdefault(k, set()).add(q)
+                        changed.add(k)
+                    qrow[k] = nv
+            if rhs is not None:
+                rq, rp = rhs[q], rhs[p]
+                for t in range(len(rq)):
+                    if rp[t] != 0:
+                        rq[t] = rq[t] - f * rp[t]
+        for k in prow:
+            col_rows[k].discard(p)
+            changed.add(k)
+        done_cols.add(c)
+        pivots.append((p, c))
+        for k in changed:
+            if k not in done_cols:
+                heapq.heappush(heap, (len(col_rows[k]), k))
+    return pivots
+
+
+def sparse_solve(rows: list[dict[int, flint.fmpq]], rhs: list[list[flint.fmpq]], nvars: int, clock: _Clock):
+    """The unique solution of a square sparse system (one list of values per right-hand side)."""
+    rows = [dict(r) for r in rows]
+    rhs = [list(r) for r in rhs]
+    ncomp = len(rhs[0]) if rhs else 0
+    pivots = _eliminate(rows, rhs, clock)
+    if len(pivots) != nvars or len(rows) != nvars:
+        raise Singular(f"basis matrix is singular (rank {len(pivots)} < {nvars})")
+    x: dict[int, list[flint.fmpq]] = {}
+    for p, c in reversed(pivots):
+        row = rows[p]
+        vals = list(rhs[p])
+        for k, v in row.items():
+            if k != c:
+                xk = x[k]
+                for t in range(ncomp):
+                    if xk[t] != 0:
+                        vals[t] = vals[t] - v * xk[t]
+        piv = row[c]
+        x[c] = [val / piv for val in vals]
+    return [x[c] for c in range(nvars)]
+
+
+def sparse_rank(rows: list[dict[int, object]], clock: _Clock | None = None) -> int:
+    rows_q = [{k: _q(v) for k, v in r.items() if v} for r in rows]
+    return len(_eliminate(rows_q, None, clock or _Clock(3600)))
+
+
+# ---------------------------------------------------------------- standard form
+
+
+@dataclass
+class _Std:
+    lp: LinearProgram
+    nx: int
+    ncols: int
+    m: int
+    cols: list[dict[int, flint.fmpq]]  # column j -> {row: coeff}
+    b: list[flint.fmpq]
+    slack_of_row: list[int | None]
+    atoms: list[sympy.Expr]
+    c: list[dict[int, flint.fmpq]]  # per atom: {col: coeff}
+
+
+def standard_form(lp: LinearProgram, objective=None) -> _Std:
+    nx = len(lp.names)
+    cols: list[dict[int, flint.fmpq]] = [dict() for _ in range(nx)]
+    b, slack_of_row = [], []
+    for k, row in enumerate(lp.rows):
+        if row.sense not in ("<=", "=", ">="):
+            raise InvalidInput(f"constraint {row.name or k} has sense {row.sense!r}")
+        for j, a in row.coeffs:
+            if a:
+                cols[j][k] = cols[j].get(k, ZERO) + _q(a)
+        b.append(_q(row.rhs))
+        if row.sense == "=":
+            slack_of_row.append(None)
+        else:
+            slack_of_row.append(len(cols))
+            cols.append({k: Q(1) if row.sense == "<=" else Q(-1)})
+    atoms: list[sympy.Expr] = [ONE_ATOM]
+    c: list[dict[int, flint.fmpq]] = [{}]
+    for j, v in objective if objective is not None else lp.objective:
+        for atom, q in split_coefficient(v).items():
+            if atom not in atoms:
+                atoms.append(atom)
+                c.append({})
+            t = atoms.index(atom)
+            c[t][j] = c[t].get(j, ZERO) + _q(q)
+    return _Std(lp, nx, len(cols), len(lp.rows), cols, b, slack_of_row, atoms, c)
+
+
+def _full_point(std: _Std, x: Sequence[object]) -> list[flint.fmpq] | None:
+    """Candidate x with its exact slacks; None when x has the wrong length."""
+    if len(x) != std.nx:
+        return None
+    z = [_q(v) for v in x] + [ZERO] * (std.ncols - std.nx)
+    act = [ZERO] * std.m
+    for j in range(std.nx):
+        if z[j] != 0:
+            for k, a in std.cols[j].items():
+                act[k] += a * z[j]
+    for k, s in enumerate(std.slack_of_row):
+        if s is not None:
+            z[s] = (std.b[k] - act[k]) * std.cols[s][k]  # coefficient is +-1
+    return z
+
+
+# ---------------------------------------------------------------- the certified result
+
+
+@dataclass
+class Certified:
+    """An exactly certified optimum: primal vertex, dual, objective, basis, uniqueness."""
+
+    lp: LinearProgram
+    x: tuple[Fraction, ...]  # the primal vertex, one value per lp.names
+    y: tuple[object, ...]  # one dual value per lp.rows (Fraction or sympy number)
+    objective: object  # Fraction, or a sympy number for an irrational objective
+    basis: tuple[int, ...]  # standard-form columns (0..nx-1: variables, then slacks in row order)
+    unique: bool | None
+    atoms: tuple[str, ...] = ("1",)
+    y_components: tuple[tuple[Fraction, ...], ...] = ()  # per atom: the dual for that objective component
+    proposer: str = ""
+    simplex_pivots: int = 0
+    notes: str = ""
+    extra: dict = field(default_factory=dict)
+
+    def value(self, name: str) -> Fraction:
+        return self.x[self.lp.index(name)]
+
+    def matrix(self, rows: int, cols: int) -> list[list[Fraction]]:
+        """x reshaped row-major (for LPs whose variables are a mechanism x[i,j])."""
+        return [list(self.x[i * cols:(i + 1) * cols]) for i in range(rows)]
+
+    def summary(self) -> dict:
+        return {
+            "lp": self.lp.name,
+            "variables": len(self.x),
+            "constraints": len(self.lp.rows),
+            "objective": str(self.objective),
+            "unique": self.unique,
+            "proposer": self.proposer,
+        }
+
+
+# ---------------------------------------------------------------- the basis machinery
+
+
+class _Basis:
+    def __init__(self, std: _Std, basis: list[int], clock: _Clock):
+        self.std, self.basis, self.clock = std, list(basis), clock
+        if len(basis) != std.m or len(set(basis)) != std.m:
+            raise Singular(f"a basis needs {std.m} distinct columns, got {len(set(basis))}")
+
+    def primal(self) -> list[flint.fmpq]:
+        std = self.std
+        rows: list[dict[int, flint.fmpq]] = [dict() for _ in range(std.m)]
+        for pos, j in enumerate(self.basis):
+            for k, a in std.cols[j].items():
+                rows[k][pos] = a
+        sol = sparse_solve(rows, [[v] for v in std.b], std.m, self.clock)
+        z = [ZERO] * std.ncols
+        for pos, j in enumerate(self.basis):
+            z[j] = sol[pos][0]
+        return z
+
+    def dual(self) -> list[list[flint.fmpq]]:
+        """y per row, as a list of per-atom components."""
+        std = self.std
+        rows = [dict(std.cols[j]) for j in self.basis]
+        rhs = [[std.c[t].get(j, ZERO) for t in range(len(std.atoms))] for j in self.basis]
+        return sparse_solve(rows, rhs, std.m, self.clock)
+
+    def reduced(self, y: list[list[flint.fmpq]], j: int) -> dict[sympy.Expr, Fraction]:
+        std = self.std
+        out = {}
+        for t, atom in enumerate(std.atoms):
+            d = std.c[t].get(j, ZERO)
+            for k, a in std.cols[j].items():
+                if y[k][t] != 0:
+                    d -= a * y[k][t]
+            if d != 0:
+                out[atom] = _f(d)
+        return out
+
+    def direction(self, j: int) -> list[flint.fmpq]:
+        std = self.std
+        rows: list[dict[int, flint.fmpq]] = [dict() for _ in range(std.m)]
+        for pos, bj in enumerate(self.basis):
+            for k, a in std.cols[bj].items():
+                rows[k][pos] = a
+        rhs = [[std.cols[j].get(k, ZERO)] for k in range(std.m)]
+        return [v[0] for v in sparse_solve(rows, rhs, std.m, self.clock)]
+
+
+def _simplex(std: _Std, basis: list[int], clock: _Clock, forbidden: set[int] = frozenset(), zero_pinned=frozenset()):
+    """Exact primal simplex with Bland's rule from a primal-feasible basis.
+
+    ``forbidden`` columns never enter; basic ``zero_pinned`` columns (artificials) block every
+    step in which they would move.  Returns (basis, z, y, pivots)."""
+    pivots = 0
+    while True:
+        clock.tick("exact simplex")
+        B = _Basis(std, basis, clock)
+        z = B.primal()
+        y = B.dual()
+        in_basis = set(basis)
+        entering = None
+        for j in range(std.ncols):
+            if j in in_basis or j in forbidden:
+                continue
+            if sign_of(B.reduced(y, j)) < 0:
+                entering = j
+                break
+        if entering is None:
+            return basis, z, y, pivots
+        w = B.direction(entering)
+        best = None
+        for pos, bj in enumerate(basis):
+            if bj in zero_pinned and w[pos] != 0:
+                ratio = ZERO
+            elif w[pos] > 0:
+                ratio = z[bj] / w[pos]
+            else:
+                continue
+            key = (ratio, bj)
+            if best is None or key < best[0]:
+                best = (key, pos)
+        if best is None:
+            raise CertificationFailed("the LP is unbounded below")
+        basis = list(basis)
+        basis[best[1]] = entering
+        pivots += 1
+
+
+def _complete_basis(std: _Std, support: list[int], clock: _Clock) -> list[int]:
+    """Extend independent columns ``support`` to a basis (slacks preferred, then other columns)."""
+    chosen: list[int] = []
+    reduced: dict[int, dict[int, flint.fmpq]] = {}  # pivot row -> reduced vector with that leading row
+
+    def try_add(j: int) -> bool:
+        v = dict(std.cols[j])
+        while v:
+            lead = min(v)
+            if lead in reduced:
+                r = reduced[lead]
+                f = v[lead] / r[lead]
+                for k, a in r.items():
+                    nv = v.get(k, ZERO) - f * a
+                    if nv == 0:
+                        v.pop(k, None)
+                    else:
+                        v[k] = nv
+            else:
+                reduced[lead] = v
+                chosen.append(j)
+                return True
+        return False
+
+    for j in support:
+        if not try_add(j):
+            raise Singular("the candidate's support columns are linearly dependent: not a vertex")
+    order = [s for s in std.slack_of_row if s is not None] + list(range(std.nx))
+    for j in order:
+        if len(chosen) == std.m:
+            break
+        if j not in chosen:
+            clock.tick("basis completion")
+            try_add(j)
+    if len(chosen) != std.m:
+        raise Singular("the constraint matrix has dependent rows; no basis exists")
+    return chosen
+
+
+def _highs_basis(std: _Std, timeout_s: float) -> list[int] | None:
+    import highspy
+    import numpy as np
+
+    h = highspy.Highs()
+    h.silent()
+    h.setOptionValue("time_limit", float(timeout_s))
+    h.setOptionValue("presolve", "off")
+    cost = np.zeros(std.nx)
+    for t, atom in enumerate(std.atoms):
+        av = float(atom)
+        for j, v in std.c[t].items():
+            cost[j] += float(v) * av
+    h.addCols(std.nx, cost, np.zeros(std.nx), np.full(std.nx, highspy.kHighsInf), 0,
+              np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.int32), np.zeros(0))
+    starts, idx, val, lo, hi = [], [], [], [], []
+    row_entries: list[list[tuple[int, float]]] = [[] for _ in range(std.m)]
+    for j in range(std.nx):
+        for k, a in std.cols[j].items():
+            row_entries[k].append((j, float(a)))
+    for k, row in enumerate(std.lp.rows):
+        starts.append(len(idx))
+        for j, a in row_entries[k]:
+            idx.append(j)
+            val.append(a)
+        bk = float(std.b[k])
+        lo.append(bk if row.sense in ("=", ">=") else -highspy.kHighsInf)
+        hi.append(bk if row.sense in ("=", "<=") else highspy.kHighsInf)
+    h.addRows(std.m, np.array(lo), np.array(hi), len(idx), np.array(starts, dtype=np.int32),
+              np.array(idx, dtype=np.int32), np.array(val))
+    h.run()
+    if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+        return None
+    basis = h.getBasis()
+    basic = highspy.HighsBasisStatus.kBasic
+    chosen = [j for j in range(std.nx) if basis.col_status[j] == basic]
+    chosen += [std.slack_of_row[k] for k in range(std.m) if basis.row_status[k] == basic
+               and std.slack_of_row[k] is not None]
+    return chosen
+
+
+def _two_phase(std: _Std, clock: _Clock):
+    """Exact two-phase simplex from scratch (the fallback when no proposed basis is feasible)."""
+    # Phase 1 on an extended copy: artificial a_k with sign of b_k, minimise their sum.
+    cols = [dict(c) for c in std.cols]
+    arts = []
+    for k in range(std.m):
+        arts.append(len(cols))
+        cols.append({k: Q(1) if std.b[k] >= 0 else Q(-1)})
+    c1 = [{a: Q(1) for a in arts}]
+    ph1 = _Std(std.lp, std.nx, len(cols), std.m, cols, std.b, std.slack_of_row, [ONE_ATOM], c1)
+    basis, z, _, p1 = _simplex(ph1, arts, clock)
+    if any(z[a] != 0 for a in arts):
+        raise CertificationFailed("the LP is infeasible")
+    ph2 = _Std(std.lp, std.nx, len(cols), std.m, cols, std.b, std.slack_of_row, std.atoms, std.c)
+    basis, z, y, p2 = _simplex(ph2, basis, clock, forbidden=set(arts), zero_pinned=set(arts))
+    return basis, z[: std.ncols], y, p1 + p2
+
+
+# ---------------------------------------------------------------- the public entry points
+
+
+def _check(std: _Std, z: list[flint.fmpq], y: list[list[flint.fmpq]], basis: list[int], clock: _Clock):
+    """Independent exact checks of primal feasibility, dual feasibility and equal objectives."""
+    if any(v < 0 for v in z[: std.ncols]):
+        raise CertificationFailed("primal point has a negative entry")
+    act = [ZERO] * std.m
+    for j in range(std.ncols):
+        if z[j] != 0:
+            for k, a in std.cols[j].items():
+                act[k] += a * z[j]
+    if act != std.b:
+        raise CertificationFailed("primal point violates an equality of the standard form")
+    B = _Basis.__new__(_Basis)
+    B.std, B.basis, B.clock = std, basis, clock
+    reduced = {}
+    for j in range(std.ncols):
+        if j % 512 == 0:
+            clock.tick("dual check")
+        d = B.reduced(y, j)
+        s = sign_of(d)
+        if s < 0:
+            raise CertificationFailed(f"reduced cost of column {j} is negative")
+        if s > 0 and z[j] != 0:
+            raise CertificationFailed(f"complementary slackness fails at column {j}")
+        reduced[j] = s
+    for t in range(len(std.atoms)):
+        primal = sum((std.c[t].get(j, ZERO) * z[j] for j in range(std.nx)), ZERO)
+        dual = sum((std.b[k] * y[k][t] for k in range(std.m)), ZERO)
+        if primal != dual:
+            raise CertificationFailed("primal and dual objectives differ")
+    return reduced
+
+
+def _decide_unique(std: _Std, z, basis, reduced, clock: _Clock) -> bool:
+    in_basis = set(basis)
+    free = [j for j in range(std.ncols) if j not in in_basis and reduced[j] == 0]
+    if not free:
+        return True
+    from .programs import Constraint, LinearProgram
+
+    # The optimal face as an LP over the standard-form columns, with z_j = 0 for d_j > 0.
+    keep = [j for j in range(std.ncols) if not (reduced[j] > 0)]
+    pos = {j: i for i, j in enumerate(keep)}
+    rows = []
+    for k in range(std.m):
+        coeffs = tuple((pos[j], _f(std.cols[j][k])) for j in keep if k in std.cols[j])
+        rows.append(Constraint(coeffs, "=", _f(std.b[k]), f"face {k}"))
+    face = LinearProgram(tuple(f"z{j}" for j in keep), tuple((pos[j], Fraction(-1)) for j in free), tuple(rows),
+                         "optimal face")
+    start = [_f(z[j]) for j in keep]
+    aux = _solve(face, clock, start, decide_unique=False)
+    return aux.objective == 0
+
+
+def solve(lp: LinearProgram, *, timeout_s: float, candidate: Sequence[object] | None = None,
+          decide_unique: bool = True) -> Certified:
+    """An exactly certified optimum of ``lp`` (see the module docstring); raises, never guesses."""
+    return _solve(lp, _Clock(timeout_s), candidate, decide_unique)
+
+
+def _solve(lp: LinearProgram, clock: _Clock, candidate, decide_unique: bool) -> Certified:
+    std = standard_form(lp)
+    basis = z = y = None
+    proposer, pivots = "", 0
+    if candidate is not None:
+        zc = _full_point(std, candidate)
+        if zc is not None and all(v >= 0 for v in zc):
+            support = [j for j in range(std.ncols) if zc[j] != 0]
+            try:
+                if len(support) == std.m:
+                    basis = support
+                else:
+                    basis = _complete_basis(std, support, clock) if len(support) < std.m else None
+                if basis is not None:
+                    B = _Basis(std, basis, clock)
+                    y = B.dual()
+                    z = zc
+                    proposer = "candidate"
+                    if B.primal() != zc:
+                        basis = None
+            except Singular:
+                basis = None
+    if basis is None:
+        hb = _highs_basis(std, max(1.0, clock.deadline - time.perf_counter()))
+        if hb is not None:
+            try:
+                if len(hb) < std.m:
+                    hb = _complete_basis(std, hb, clock)
+                B = _Basis(std, hb, clock)
+                zb = B.primal()
+                if all(v >= 0 for v in zb):
+                    basis, z, y, proposer = hb, zb, B.dual(), "highs"
+            except Singular:
+                pass
+    if basis is not None:
+        try:
+            reduced = _check(std, z, y, basis, clock)
+        except CertificationFailed:
+            basis, z, y, pivots = _simplex(std, basis, clock)
+            proposer += "+exact simplex"
+            reduced = _check(std, z, y, basis, clock)
+    else:
+        basis, z, y, pivots = _two_phase(std, clock)
+        proposer = "exact two-phase simplex"
+        reduced = _check(std, z, y, basis, clock)
+    unique = _decide_unique(std, z, basis, reduced, clock) if decide_unique else None
+    ncomp = len(std.atoms)
+    y_comp = tuple(tuple(_f(y[k][t]) for k in range(std.m)) for t in range(ncomp))
+    y_val = tuple(combo_value({std.atoms[t]: y_comp[t][k] for t in range(ncomp)}) for k in range(std.m))
+    obj = combo_value({std.atoms[t]: sum((_f(std.c[t].get(j, ZERO) * z[j]) for j in range(std.nx)), Fraction(0))
+                       for t in range(ncomp)})
+    return Certified(lp, tuple(_f(v) for v in z[: std.nx]), y_val, obj, tuple(basis), unique,
+                     tuple(str(a) for a in std.atoms), y_comp, proposer, pivots)
+
+
+def is_vertex(lp: LinearProgram, x: Sequence[object]) -> bool:
+    """Whether feasible x is a vertex: the tight constraints (rows and x_j >= 0) have rank = #variables.
+
+    Raises InvalidInput when x is not feasible."""
+    xs = [_q(v) for v in x]
+    if len(xs) != len(lp.names):
+        raise InvalidInput(f"point has {len(xs)} entries, the LP has {len(lp.names)} variables")
+    if any(v < 0 for v in xs):
+        raise InvalidInput("point is infeasible: a negative variable")
+    tight = []
+    for k, row in enumerate(lp.rows):
+        act = sum((_q(a) * xs[j] for j, a in row.coeffs), ZERO)
+        rhs = _q(row.rhs)
+        ok = {"<=": act <= rhs, ">=": act >= rhs, "=": act == rhs}[row.sense]
+        if not ok:
+            raise InvalidInput(f"point is infeasible: constraint {row.name or k}")
+        if act == rhs:
+            tight.append({j: _q(a) for j, a in row.coeffs if a})
+    tight += [{j: Q(1)} for j, v in enumerate(xs) if v == 0]
+    return sparse_rank(tight) == len(xs)
+
+
+__all__ = ["Certified", "is_vertex", "sign_of", "solve", "split_coefficient", "standard_form"]
