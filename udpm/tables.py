@@ -175,3 +175,61 @@ def table_result(item: PrintedItem, computed: object, values: dict[str, str], sc
 
 def matrix_strings(m: Sequence[Sequence[object]]) -> list[list[str]]:
     return [[str(x) for x in row] for row in m]
+
+
+# ---------------------------------------------------------------- additions for issue 5 (experiments)
+
+
+def approximates(text: str, exact: object) -> bool:
+    """Is the printed quotient p/q only an approximation of ``exact``: not equal to it, but the
+    fraction closest to it among all fractions with denominator <= q?
+
+    This is the rule for tables whose authors printed small-denominator fractions for
+    a computed optimum (gs2010 Table 1: 2/3 for 272/415).
+
+    >>> approximates("2/3", Fraction(272, 415)), approximates("3/5", Fraction(272, 415))
+    (True, False)
+    >>> approximates("2/3", Fraction(2, 3))  # equal is a match, not an approximation
+    False
+    """
+    q = parse_exact(text)
+    if q is None or not isinstance(exact, (int, Fraction)) or q == exact:
+        return False
+    m = _QUOTIENT.match(text)
+    den = int(m.group(2)) if m and m.group(2).isdigit() else (1 if _INTEGER.match(text) else None)
+    return den is not None and Fraction(exact).limit_denominator(den) == q
+
+
+def classify_approximations(result: Result, what: str = "") -> Result:
+    """Give every still-unclassified erratum whose printed fraction :func:`approximates` the exact
+    value the class ``rounding``, with the rule as its explanation; other errata are untouched."""
+    out = []
+    for e in result.errata:
+        if e.cls == UNCLASSIFIED and approximates(e.printed, Fraction(e.correct)):
+            x = Fraction(e.correct)
+            den = int(_QUOTIENT.match(e.printed).group(2)) if "/" in e.printed else 1
+            e = Erratum(
+                e.entry, e.printed, e.correct, "rounding",
+                f"printed {e.printed} only approximates the exact {e.correct} (= {float(x):.6f}){what}: "
+                f"it is the closest fraction with denominator <= {den}",
+            )
+        out.append(e)
+    result.errata = out
+    return result
+
+
+def decimal_matches_real(text: str, exact: object) -> bool:
+    """The decimal rounding rule of :func:`printed_matches` for an exact real sympy number
+    (sqrt(2)/4 against '~.35'), decided exactly: |x - d| <= 5 * 10^-(k+1) by exact sign tests."""
+    import sympy
+
+    m = _DECIMAL.match(text)
+    if not m:
+        return False
+    k = len(m.group(3))
+    d = sympy.Rational(f"{m.group(1)}{m.group(2) or '0'}.{m.group(3)}")
+    h = sympy.Rational(5, 10 ** (k + 1))
+    x = sympy.nsimplify(sympy.sympify(exact))
+    from .certify import sign_of, split_coefficient
+
+    return sign_of(split_coefficient(x - (d - h))) >= 0 and sign_of(split_coefficient((d + h) - x)) >= 0
