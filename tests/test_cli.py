@@ -126,3 +126,10 @@ def test_a_check_that_runs_out_of_time_is_inconclusive_and_fails_the_run():
     proc = run("--only", "grs2011.ex2.2", "--claim-timeout", "0.01")
     assert proc.returncode == 1
     assert "inconclusive" in proc.stdout and "wall-clock bound" in proc.stdout
+
+
+def test_malformed_transcription_is_a_one_line_error(project):
+    (project / "paper_tables" / "printed" / "grs2011.json").write_text("{not json")
+    proc = run("--only", "grs2011.fig1b", cwd=project)
+    assert proc.returncode == 2 and "printed/grs2011.json is not valid JSON" in proc.stderr
+    assert "Traceback" not in proc.stderr

@@ -29,7 +29,7 @@ from dataclasses import asdict, dataclass, field
 from enum import Enum
 from fractions import Fraction
 
-from .errors import HarnessError, SolverTimeout, UnknownClaim
+from .errors import ExpectationsError, HarnessError, SolverTimeout, UnknownClaim
 
 
 class Status(str, Enum):
@@ -231,6 +231,8 @@ def run_claim(claim_id: str, ctx: Context) -> tuple[Result, float]:
     try:
         with _time_bound(ctx.claim_timeout):
             result = fn(ctx)
+    except ExpectationsError:
+        raise  # a malformed file in paper_tables/ is bad input to the whole run, not a failed claim
     except SolverTimeout as exc:
         result = Result(Status.INCONCLUSIVE, notes=f"solver gave no answer within its bound: {exc}")
     except Exception as exc:
