@@ -71,6 +71,10 @@ class Singular(CertificationFailed):
     """A proposed basis matrix is singular."""
 
 
+class Unbounded(CertificationFailed):
+    """The LP's objective is unbounded below (an exact improving ray was found)."""
+
+
 def _q(v: object) -> flint.fmpq:
     if isinstance(v, flint.fmpq):
         return v
@@ -456,7 +460,7 @@ def _simplex(std: _Std, basis: list[int], clock: _Clock, forbidden: set[int] = f
             if best is None or key < best[0]:
                 best = (key, pos)
         if best is None:
-            raise CertificationFailed("the LP is unbounded below")
+            raise Unbounded("the LP is unbounded below")
         basis = list(basis)
         basis[best[1]] = entering
         pivots += 1
@@ -605,14 +609,18 @@ def _decide_unique(std: _Std, z, basis, reduced, clock: _Clock) -> bool:
     # The optimal face as an LP over the standard-form columns, with z_j = 0 for d_j > 0.
     keep = [j for j in range(std.ncols) if not (reduced[j] > 0)]
     pos = {j: i for i, j in enumerate(keep)}
-    rows = []
-    for k in range(std.m):
-        coeffs = tuple((pos[j], _f(std.cols[j][k])) for j in keep if k in std.cols[j])
-        rows.append(Constraint(coeffs, "=", _f(std.b[k]), f"face {k}"))
+    coeffs: list[list[tuple[int, Fraction]]] = [[] for _ in range(std.m)]
+    for j in keep:
+        for k, a in std.cols[j].items():
+            coeffs[k].append((pos[j], _f(a)))
+    rows = [Constraint(tuple(coeffs[k]), "=", _f(std.b[k]), f"face {k}") for k in range(std.m)]
     face = LinearProgram(tuple(f"z{j}" for j in keep), tuple((pos[j], Fraction(-1)) for j in free), tuple(rows),
                          "optimal face")
     start = [_f(z[j]) for j in keep]
-    aux = _solve(face, clock, start, decide_unique=False)
+    try:
+        aux = _solve(face, clock, start, decide_unique=False)
+    except Unbounded:
+        return False  # an unbounded optimal face is not a point
     return aux.objective == 0
 
 
