@@ -27,7 +27,7 @@ def test_lemma1_proved_with_indexing_erratum():
 
 
 def test_lemma1_wrong_exponent_refuted():
-    r = d.det_g_prime(CTX, exponent=lambda m: m)  # Definition 4's reading, size m = n+1 with exponent n+1-1... off by one
+    r = d.det_g_prime(CTX, exponent=lambda m: m)  # off by one: Definition 4 size read as Table 2 size
     assert r.status is Status.REFUTED and "m=2" in r.counterexample
 
 
