@@ -685,6 +685,45 @@ def _solve(lp: LinearProgram, clock: _Clock, candidate, decide_unique: bool) -> 
                      tuple(str(a) for a in std.atoms), y_comp, proposer, pivots)
 
 
+def column_label(lp: LinearProgram, j: int) -> str:
+    """Name of a standard-form column: a variable, or 'slack(<row name>)'."""
+    if j < len(lp.names):
+        return lp.names[j]
+    k = [i for i, r in enumerate(lp.rows) if r.sense != "="][j - len(lp.names)]
+    return f"slack({lp.rows[k].name or k})"
+
+
+def vertex_reduced_costs(lp: LinearProgram, x: Sequence[object], objectives: Sequence[Sequence[tuple[int, object]]],
+                         *, timeout_s: float) -> tuple[list[int], list[list[Fraction]]]:
+    """For a nondegenerate vertex x (its positive support, slacks included, is a basis): the
+    nonbasic standard-form columns and, per rational objective, their exact reduced costs.
+
+    Reduced costs are linear in the objective, so for c(g) = c0 + g c1 they are d0 + g d1:
+    parametric optimality/uniqueness analysis is exact.  Raises CertificationFailed when x is
+    infeasible or degenerate."""
+    clock = _Clock(timeout_s)
+    std = standard_form(lp)
+    z = _full_point(std, x)
+    if z is None or any(v < 0 for v in z):
+        raise CertificationFailed("point is not feasible")
+    support = [j for j in range(std.ncols) if z[j] != 0]
+    if len(support) != std.m:
+        raise CertificationFailed(f"vertex is degenerate or not a vertex ({len(support)} positive of {std.m})")
+    B = _Basis(std, support, clock)
+    if B.primal() != z:
+        raise CertificationFailed("support basis does not reproduce the point")
+    nonbasic = [j for j in range(std.ncols) if z[j] == 0]
+    out = []
+    for obj in objectives:
+        s2 = standard_form(lp, objective=obj)
+        if s2.atoms != [ONE_ATOM]:
+            raise InvalidInput("vertex_reduced_costs needs rational objectives")
+        B2 = _Basis(s2, support, clock)
+        y = B2.dual()
+        out.append([B2.reduced(y, j).get(ONE_ATOM, Fraction(0)) for j in nonbasic])
+    return nonbasic, out
+
+
 def is_vertex(lp: LinearProgram, x: Sequence[object]) -> bool:
     """Whether feasible x is a vertex: the tight constraints (rows and x_j >= 0) have rank = #variables.
 
@@ -707,4 +746,13 @@ def is_vertex(lp: LinearProgram, x: Sequence[object]) -> bool:
     return sparse_rank(tight) == len(xs)
 
 
-__all__ = ["Certified", "is_vertex", "sign_of", "solve", "split_coefficient", "standard_form"]
+__all__ = [
+    "Certified",
+    "column_label",
+    "is_vertex",
+    "sign_of",
+    "solve",
+    "split_coefficient",
+    "standard_form",
+    "vertex_reduced_costs",
+]

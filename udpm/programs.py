@@ -15,9 +15,13 @@ certifier (udpm.certify) solves and certifies them exactly.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+import sympy
+
+from .errors import InvalidInput
 from .users import BayesianUser, LossValue
 from .validate import alpha_in_unit_interval
 
@@ -41,6 +45,32 @@ class LinearProgram:
 
     def index(self, name: str) -> int:
         return self.names.index(name)
+
+
+def violated_constraint(lp: LinearProgram, x: Sequence[object]) -> str | None:
+    """The name of the first constraint (or 'x[k] >= 0') that x violates, exactly; None if x is feasible."""
+    v = [Fraction(t) for t in x]
+    if len(v) != len(lp.names):
+        raise InvalidInput(f"point has {len(v)} entries, the LP has {len(lp.names)} variables")
+    for j, t in enumerate(v):
+        if t < 0:
+            return f"{lp.names[j]} >= 0"
+    for k, row in enumerate(lp.rows):
+        act = sum((a * v[j] for j, a in row.coeffs), Fraction(0))
+        ok = {"<=": act <= row.rhs, ">=": act >= row.rhs, "=": act == row.rhs}[row.sense]
+        if not ok:
+            return row.name or f"row {k}"
+    return None
+
+
+def objective_value(lp: LinearProgram, x: Sequence[object]) -> LossValue:
+    """c·x exactly (a Fraction, or a sympy number for irrational objectives)."""
+    total: LossValue = Fraction(0)
+    for j, c in lp.objective:
+        xj = Fraction(x[j])
+        if xj:
+            total = total + (xj * c if isinstance(c, Fraction) else sympy.Rational(xj.numerator, xj.denominator) * c)
+    return total
 
 
 def mechanism_var(i: int, j: int) -> str:
@@ -67,7 +97,6 @@ def bayesian_lp(user: BayesianUser, alpha: object) -> LinearProgram:
             rows.append(Constraint(((x0, Fraction(1)), (x1, -a)), ">=", Fraction(0), f"(4) i={i} j={j}"))
             rows.append(Constraint(((x0, a), (x1, Fraction(-1))), "<=", Fraction(0), f"(5) i={i} j={j}"))
     for i in range(n + 1):
-        rows.append(
-            Constraint(tuple((v[mechanism_var(i, j)], Fraction(1)) for j in range(n + 1)), "=", Fraction(1), f"(6) i={i}")
-        )
+        coeffs = tuple((v[mechanism_var(i, j)], Fraction(1)) for j in range(n + 1))
+        rows.append(Constraint(coeffs, "=", Fraction(1), f"(6) i={i}"))
     return LinearProgram(names, objective, tuple(rows), "grs2011 (3)-(7)")
