@@ -91,4 +91,6 @@ CLAIMS: tuple[Claim, ...] = (
     C('zlcn2013.thm5', 'Theorems 5, 6', 'Threshold queries: some optimum satisfies recurrence (2) (resp. (3)).', 'bounded + sampled'),
     C('zlcn2013.thm7', 'Theorem 7, Corollary 3', 'Threshold queries: t = M^-1 z lies in [0,1] for every recurrence-(2) vector z.', 'bounded, symbolic alpha'),
     C('zlcn2013.oblivious', 'Section 4.2', 'The oblivious step function Phi is not optimal unless trivial.', 'bounded'),
+    # printed items CLAIMS.md does not list (issue 5)
+    C('zlcn2013.thm7.M', 'Theorem 7, proof sketch', 'The printed matrix M = (a-1)/(a+1)(...) is the range-restricted geometric mechanism (6), entry by entry, for every n and alpha > 1.', 'table, all-n symbolic'),
 )
