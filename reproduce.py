@@ -121,15 +121,23 @@ def run(args: argparse.Namespace) -> int:
         print(f"wrote {args.json}")
     if full_run:
         expectations.atomic_write(ERRATA_MD, errata_markdown(outcomes))
+        from udpm.notebook import refresh_readme
+
+        if refresh_readme(outcomes, run_info):
+            print("updated the results section of README.md")
     if args.update_expected:
         changes = expectations.update({o.claim.id: expectations.record(o.result) for o in outcomes})
         print(f"updated {expectations.EXPECTED.relative_to(PAPER_TABLES.parent)}: {len(changes)} change(s)")
         for line in changes:
             print(f"  {line}")
     if args.report:
-        from udpm.notebook import render_report
+        from udpm.notebook import ReportFailed, render_report
 
-        path = render_report(outcomes, run_info)
+        try:
+            path = render_report(outcomes, run_info)
+        except ReportFailed as exc:  # a failing notebook cell fails the run (exit 1), with the cell's error
+            print(f"reproduce.py: report failed: {exc}", file=sys.stderr)
+            return 1
         print(f"wrote {path}")
     failing = [o for o in outcomes if o.problems]
     if failing:
