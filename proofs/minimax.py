@@ -178,7 +178,7 @@ def adjacent_rows(ctx: Context, flip: bool = False) -> Result:
     """gs2010 Lemma 5: some optimal minimax mechanism (the lexicographic (L, L') optimum of its proof) has,
     for every adjacent row pair, a prefix with a x_ij = x_{i+1,j}, a suffix with x_ij = a x_{i+1,j}, and at
     most one column between."""
-    k, n_max = (80, 5) if ctx.quick else (400, 7)
+    k, n_max = (50, 5) if ctx.quick else (400, 7)
     cases = sample(ctx, "gs2010.lemma5", k, n_max)
     for n, a, u in cases:
         best = mechanism_optimum(u, a, ctx).objective

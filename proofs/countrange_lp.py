@@ -1,0 +1,555 @@
+"""zlcn2013 count-range and threshold consumers: the legal-function LP and its structural claims.
+
+zlcn2013's alpha > 1 (written A here) enters only through udpm.conventions.alpha_from_zlcn2013
+(inside udpm.programs_countrange).  Every LP optimum is certified exactly (udpm.certify); the
+(beta1, beta2) minimisations are exact too: err(min{psi1, psi2}) is continuous and piecewise
+linear in (beta1, beta2), linear on every cell of the arrangement of the lines where a piece of
+psi1(mu) or psi2(mu) changes or where psi1(mu) = psi2(mu); its minimum over a closed union of cells
+is attained at a vertex of that arrangement, and all vertices are enumerated.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import random
+from fractions import Fraction
+
+import sympy as sp
+import z3
+
+from udpm import linalg
+from udpm.certify import solve
+from udpm.claims import Context, Evidence, Result, Scope, Status, checks, exact_values, refuted
+from udpm.mechanisms import truncated_geometric_zlcn2013
+from udpm.programs import Constraint, LinearProgram
+from udpm.programs_countrange import (
+    definition2_rows,
+    legal_function_lp,
+    psi1,
+    psi1_breakpoints,
+    psi2,
+    psi2_breakpoints,
+    satisfies_rows,
+)
+from udpm.remaps import transformation_vector
+from udpm.smt import decide
+from udpm.users import CountRangeConsumer, is_legal_function
+
+ALPHAS_Z = (Fraction(101, 100), Fraction(3, 2), Fraction(2), Fraction(10))  # zlcn2013's alpha > 1
+F = Fraction
+
+
+def fmt(v) -> str:
+    return "(" + ", ".join(str(x) for x in v) + ")"
+
+
+def consumer_text(c: CountRangeConsumer) -> str:
+    t2 = "inf" if c.theta2 is None else c.theta2
+    return f"omega={fmt(c.omega)}, rho={fmt(c.rho)}, theta=({c.theta1}, {t2})"
+
+
+def random_consumer(rng: random.Random, n: int, theta1: int, theta2: int | None) -> CountRangeConsumer:
+    omega = [F(rng.choice((0, 1, 1, 2, 3, 5))) for _ in range(n + 1)]
+    raw = [F(rng.choice((0, 1, 1, 2, 4))) for _ in range(n + 1)]
+    if not any(raw):
+        raw[rng.randrange(n + 1)] = F(1)
+    s = sum(raw)
+    return CountRangeConsumer.of(omega, [r / s for r in raw], theta1, theta2)
+
+
+def theta_pairs(n: int) -> list[tuple[int, int | None]]:
+    """Every count range 0 <= theta1 < theta2 <= n, and the thresholds <theta, +inf>."""
+    return [(t1, t2) for t1 in range(n + 1) for t2 in range(t1 + 1, n + 1)] + [(t, None) for t in range(n + 1)]
+
+
+def lp_optimum(c: CountRangeConsumer, A: Fraction, ctx: Context):
+    p = legal_function_lp(c, A)
+    cert = solve(p.lp, timeout_s=ctx.solver_timeout)
+    return p, cert, p.objective_to_error(cert.objective)
+
+
+# ---------------------------------------------------------------- the (beta1, beta2) family, exactly
+
+
+def _pieces(breaks: list[Fraction], f, n: int):
+    """For each interval [b_k, b_k+1]: per mu the affine form (p, q) with f(beta)[mu] = p + q beta."""
+    out = []
+    for lo, hi in zip(breaks, breaks[1:]):
+        vlo, vhi = f(lo), f(hi)
+        out.append([(vlo[m] - (vhi[m] - vlo[m]) / (hi - lo) * lo, (vhi[m] - vlo[m]) / (hi - lo)) for m in range(n + 1)])
+    return out
+
+
+def arrangement_points(n: int, A: Fraction) -> list[tuple[Fraction, Fraction]]:
+    """All vertices in [0,1]^2 of the arrangement: beta1 = breakpoint, beta2 = breakpoint, psi1(mu) = psi2(mu)."""
+    b1, b2 = psi1_breakpoints(n, A), psi2_breakpoints(n, A)
+    lines = {(F(1), F(0), b) for b in b1} | {(F(0), F(1), b) for b in b2}  # u beta1 + v beta2 = w
+    p1 = _pieces(b1, lambda b: psi1(b, n, A), n)
+    p2 = _pieces(b2, lambda b: psi2(b, n, A), n)
+    for k1, k2 in itertools.product(range(len(p1)), range(len(p2))):
+        for m in range(n + 1):
+            (c1, s1), (c2, s2) = p1[k1][m], p2[k2][m]
+            if s1 or s2:
+                g = s1 if s1 else -s2
+                lines.add((s1 / g, -s2 / g, (c2 - c1) / g))
+    lines_l = sorted(lines)
+    pts = set()
+    for (u1, v1, w1), (u2, v2, w2) in itertools.combinations(lines_l, 2):
+        det = u1 * v2 - u2 * v1
+        if det:
+            x, y = (w1 * v2 - w2 * v1) / det, (u1 * w2 - u2 * w1) / det
+            if 0 <= x <= 1 and 0 <= y <= 1:
+                pts.add((x, y))
+    return sorted(pts)
+
+
+def two_variable_minimum(c: CountRangeConsumer, A: Fraction, condition5: bool, pts=None, flip5: bool = False,
+                         use_psi2: bool = True):
+    """min over (beta1, beta2) of err(min{psi1, psi2}) (optionally subject to (5)), with its argmin.
+    ``flip5`` reverses both inequalities of (5) and ``use_psi2=False`` drops psi2 (false variants)."""
+    n = c.n
+    best = None
+    t2 = n if c.theta2 is None else c.theta2
+    for b1, b2 in pts if pts is not None else arrangement_points(n, A):
+        s1, s2 = psi1(b1, n, A), psi2(b2, n, A)
+        if condition5:
+            ok = s1[c.theta1] <= s2[c.theta1] and s1[t2] >= s2[t2]
+            if flip5:
+                ok = s1[c.theta1] >= s2[c.theta1] and s1[t2] <= s2[t2]
+            if not ok:
+                continue
+        phi = [min(u, v) for u, v in zip(s1, s2)] if use_psi2 else s1
+        e = c.weighted_error(phi)
+        if best is None or e < best[0]:
+            best = (e, b1, b2, phi)
+    return best
+
+
+# ---------------------------------------------------------------- claims
+
+
+@checks("zlcn2013.def2")
+def legal_region(ctx: Context, drop: str = "") -> Result:
+    """zlcn2013 Definition 2 and (1): the LP's feasible region is exactly the set of legal functions, and its
+    objective plus offset is the weighted error, on an exhaustive grid including zeros, ones, theta1 = 0,
+    theta2 = n and thresholds.  ``drop`` removes one constraint family (false variant)."""
+    grid = (F(0), F(1, 4), F(1, 3), F(1, 2), F(2, 3), F(3, 4), F(1))
+    n_max = 2 if ctx.quick else 3
+    checked = 0
+    for n in range(1, n_max + 1):
+        for A in ALPHAS_Z:
+            rows = definition2_rows(n, 1 / A, drop)
+            for phi in itertools.product(grid, repeat=n + 1):
+                checked += 1
+                in_lp = satisfies_rows(rows, phi) is None
+                if in_lp != is_legal_function(phi, A):
+                    return refuted(
+                        f"n={n}, alpha={A}: phi={fmt(phi)} is {'in' if in_lp else 'outside'} the LP region but "
+                        f"{'not ' if in_lp else ''}legal by Definition 2",
+                        Evidence.BOUNDED,
+                        Scope.of(n, ALPHAS_Z),
+                    )
+    rng = ctx.rng("zlcn2013.def2")
+    for n in range(1, n_max + 1):
+        for t1, t2 in theta_pairs(n):
+            c = random_consumer(rng, n, t1, t2)
+            p = legal_function_lp(c, 2, drop)
+            for phi in itertools.islice(itertools.product(grid, repeat=n + 1), 0, None, 7):
+                if p.error(phi) != c.weighted_error(phi):
+                    return refuted(f"{consumer_text(c)}: LP objective {p.error(phi)} != err {c.weighted_error(phi)}"
+                                   f" at phi={fmt(phi)}", Evidence.BOUNDED, Scope.of(n, [2]))
+    return Result(
+        Status.VERIFIED,
+        Evidence.BOUNDED,
+        Scope.of(n_max, ALPHAS_Z),
+        exact_values(grid_points=checked),
+        notes="grid {0,1/4,1/3,1/2,2/3,3/4,1}^(n+1): LP rows satisfied <=> udpm.users.is_legal_function; "
+        "objective + offset = udpm.users.CountRangeConsumer.weighted_error for every (theta1, theta2) incl. 0, n, inf",
+    )
+
+
+def _consumers(ctx: Context, claim: str, n_max: int, per_theta: int):
+    rng = ctx.rng(claim)
+    out = []
+    for n in range(1, n_max + 1):
+        for t1, t2 in theta_pairs(n):
+            out.append((n, ALPHAS_Z[2], CountRangeConsumer.of([1] * (n + 1), [F(1, n + 1)] * (n + 1), t1, t2)))
+            for _ in range(per_theta):
+                out.append((n, rng.choice(ALPHAS_Z), random_consumer(rng, n, t1, t2)))
+    return out
+
+
+@checks("zlcn2013.thm1")
+def min_of_recurrences(ctx: Context, flip5: bool = False) -> Result:
+    """zlcn2013 Theorem 1: some optimal legal function is min{psi1, psi2} with psi1, psi2 satisfying (2), (3)
+    and the crossing condition (5) at theta1, theta2."""
+    n_max, per = (3, 2) if ctx.quick else (4, 6)
+    cases = _consumers(ctx, "zlcn2013.thm1", n_max, per)
+    cache: dict = {}
+    for n, A, c in cases:
+        _, _, opt = lp_optimum(c, A, ctx)
+        pts = cache.setdefault((n, A), arrangement_points(n, A))
+        best = two_variable_minimum(c, A, True, pts, flip5=flip5)
+        if best is None or best[0] != opt:
+            got = "no admissible (beta1, beta2)" if best is None else f"{best[0]} at beta=({best[1]}, {best[2]})"
+            return refuted(f"n={n}, alpha={A}, {consumer_text(c)}: LP optimum {opt}, best min{{psi1,psi2}}: {got}",
+                           Evidence.SAMPLED, Scope.of(n_max, ALPHAS_Z, len(cases)), lp_optimum=opt)
+    n, A = 3, ALPHAS_Z[2]
+    c = CountRangeConsumer.of([1] * 4, [F(1, 4)] * 4, 1, 2)
+    e, b1, b2, phi = two_variable_minimum(c, A, True)
+    return Result(
+        Status.TESTED,
+        Evidence.SAMPLED,
+        Scope.of(n_max, ALPHAS_Z, len(cases)),
+        exact_values(consumers=len(cases), example_error=e, example_beta1=b1, example_beta2=b2,
+                     example_phi=fmt(phi)),
+        notes="every (theta1, theta2) with 0 <= theta1 < theta2 <= n and every threshold; uniform and random "
+        "consumers (zeros in omega, rho); LP optimum certified; (beta1, beta2) minimum exact over the arrangement",
+    )
+
+
+@checks("zlcn2013.twovar")
+def two_variables(ctx: Context, use_psi2: bool = True) -> Result:
+    """zlcn2013 Section 3.1: minimising err(min{psi1, psi2}) over (beta1, beta2) = (psi1(0), psi2(0)) reaches
+    the optimum of the (n+1)-variable legal-function LP."""
+    n_max, per = (3, 3) if ctx.quick else (4, 10)
+    cases = _consumers(ctx, "zlcn2013.twovar", n_max, per)
+    cache: dict = {}
+    for n, A, c in cases:
+        _, _, opt = lp_optimum(c, A, ctx)
+        best = two_variable_minimum(c, A, False, cache.setdefault((n, A), arrangement_points(n, A)), use_psi2=use_psi2)
+        if best[0] != opt:
+            return refuted(f"n={n}, alpha={A}, {consumer_text(c)}: LP optimum {opt}, two-variable minimum {best[0]}",
+                           Evidence.SAMPLED, Scope.of(n_max, ALPHAS_Z, len(cases)))
+    return Result(Status.TESTED, Evidence.SAMPLED, Scope.of(n_max, ALPHAS_Z, len(cases)),
+                  exact_values(consumers=len(cases)),
+                  notes="two-variable minimum computed exactly over the arrangement vertices; LP optimum certified")
+
+
+def one_variable_minimum(c: CountRangeConsumer, A: Fraction, rec):
+    """min over beta of err(rec(beta)): piecewise linear in beta, so attained at a breakpoint or an end."""
+    breaks = psi1_breakpoints(c.n, A) if rec is psi1 else psi2_breakpoints(c.n, A)
+    return min((c.weighted_error(rec(b, c.n, A)), b) for b in breaks)
+
+
+@checks("zlcn2013.thm5")
+def threshold_recurrence(ctx: Context, swap: bool = False) -> Result:
+    """zlcn2013 Theorems 5, 6: for <p, theta, +inf> some optimal legal function satisfies (2); for <p, 0, theta>
+    one satisfies (3).  theta2 = n is the same query as theta2 = +inf over counts 0..n; both are checked.
+    ``swap`` uses the other recurrence (false variant)."""
+    rng = ctx.rng("zlcn2013.thm5")
+    n_max, per = (4, 4) if ctx.quick else (6, 12)
+    count = 0
+    for n in range(1, n_max + 1):
+        queries = [(t, None, psi1) for t in range(n + 1)] + [(t, n, psi1) for t in range(1, n)]
+        queries += [(0, t, psi2) for t in range(1, n + 1)]
+        for t1, t2, rec in queries:
+            if swap:
+                rec = psi2 if rec is psi1 else psi1
+            for k in range(per + 1):
+                A = ALPHAS_Z[k % len(ALPHAS_Z)]
+                c = (CountRangeConsumer.of([1] * (n + 1), [F(1, n + 1)] * (n + 1), t1, t2) if k == 0
+                     else random_consumer(rng, n, t1, t2))
+                count += 1
+                _, _, opt = lp_optimum(c, A, ctx)
+                e, beta = one_variable_minimum(c, A, rec)
+                if e != opt:
+                    name = "(2)" if rec is psi1 else "(3)"
+                    return refuted(f"n={n}, alpha={A}, {consumer_text(c)}: LP optimum {opt}, best function of "
+                                   f"recurrence {name}: {e} at beta={beta}", Evidence.SAMPLED,
+                                   Scope.of(n_max, ALPHAS_Z, count), lp_optimum=opt, recurrence_best=e)
+    return Result(Status.TESTED, Evidence.SAMPLED, Scope.of(n_max, ALPHAS_Z, count), exact_values(consumers=count),
+                  notes="thresholds theta = 0..n (<p,theta,inf>, also written theta2 = n) and <p,0,theta>; "
+                  "uniform and random consumers; one-variable minimum exact over the breakpoints")
+
+
+# ---------------------------------------------------------------- x-hat and y-hat
+
+
+def _z3_legal(p, A):
+    c = []
+    for v in p:
+        c += [v >= 0, v <= 1]
+    for u, v in zip(p, p[1:]):
+        c += [u <= A * v, v <= A * u, 1 - u <= A * (1 - v), 1 - v <= A * (1 - u)]
+    return c
+
+
+def _z3_err(p, rho, t1, t2):
+    return sum(r * (1 - v if t1 <= i <= t2 else v) for i, (v, r) in enumerate(zip(p, rho)))
+
+
+def x_hat(A):
+    return [1 / (A + 1), A / (A + 1), A / (A + 1), 1 / (A + 1)]
+
+
+def y_hat(A):
+    return [1 / ((A + 1) * A), 1 / (A + 1), A / (A + 1), 1 / (A + 1)]
+
+
+def uniform_rho(A):
+    return [F(1, 4)] * 4 if isinstance(A, Fraction) else [z3.RealVal(1) / 4] * 4
+
+
+def stated_rho(A):
+    """rho(0)/rho(1) = alpha^2, rho(2)/rho(1) = alpha, rho(3) = rho(2): rho = (A^2, 1, A, A) / (A+1)^2."""
+    return [A * A / (A + 1) ** 2, 1 / (A + 1) ** 2, A / (A + 1) ** 2, A / (A + 1) ** 2]
+
+
+def unique_optimum(ctx: Context, claim: str, vector, rho_of, theta=(1, 2)) -> Result:
+    """Exact uniqueness at rational alphas (certified LP with the certifier's uniqueness decision) and for all
+    alpha > 1 at once (z3: no legal phi != v has err(phi) <= err(v), and v is legal)."""
+    values: dict[str, str] = {}
+    scope = Scope.of(3, [*ALPHAS_Z, "symbolic alpha > 1"])
+    for A in ALPHAS_Z:
+        v = vector(A)
+        c = CountRangeConsumer.of([1] * 4, rho_of(A), *theta)
+        p, cert, opt = lp_optimum(c, A, ctx)
+        if list(cert.x) != v or not cert.unique:
+            how = "not optimal" if p.error(v) != opt else "optimal but not the only optimum"
+            return refuted(f"alpha={A}, {consumer_text(c)}: {fmt(v)} is {how}; certified optimum {fmt(cert.x)} "
+                           f"(err {opt}, unique={cert.unique})", Evidence.BOUNDED, scope, err_claimed=p.error(v),
+                           optimum=opt)
+        values[f"optimum at alpha={A}"] = fmt(cert.x)
+    A = z3.Real("alpha")
+    ph = [z3.Real(f"phi{i}") for i in range(4)]
+    v = vector(A)
+    rho = rho_of(A)
+    legal = decide([A > 1, z3.Not(z3.And(_z3_legal(v, A)))], ctx.solver_timeout)
+    better = decide([A > 1, *_z3_legal(ph, A), _z3_err(ph, rho, *theta) <= _z3_err(v, rho, *theta),
+                     z3.Or([x != y for x, y in zip(ph, v)])], ctx.solver_timeout)
+    if not legal.unsat or not better.unsat:
+        return refuted("for some alpha > 1 the vector is not legal or not the unique optimum (z3 model found)",
+                       Evidence.ALL_N, scope)
+    values["symbolic"] = "z3: unsat for every alpha > 1 (legal; no other legal phi with err <= err(v))"
+    return Result(Status.PROVED, Evidence.ALL_N, scope, values,
+                  notes="n = 3 only (the claim's instance); all alpha > 1 by z3 over the reals, rational alphas also "
+                  "by the certified LP with its uniqueness decision")
+
+
+@checks("zlcn2013.xhat")
+def x_hat_unique(ctx: Context, vector=x_hat, rho_of=uniform_rho) -> Result:
+    """zlcn2013 Section 3.2.1: n = 3, theta = (1, 2), uniform penalty and prior: x-hat = (1/(a+1), a/(a+1),
+    a/(a+1), 1/(a+1)) is the only optimal legal function, and the range-restricted geometric mechanism cannot
+    derive it (t = M^-1 x-hat leaves [0, 1])."""
+    res = unique_optimum(ctx, "zlcn2013.xhat", vector, rho_of)
+    if res.status is not Status.PROVED:
+        return res
+    for A in ALPHAS_Z:
+        t = transformation_vector(vector(A), truncated_geometric_zlcn2013(3, A))
+        res.values[f"M^-1 x-hat at alpha={A}"] = fmt(t.t)
+        if t.valid:
+            return refuted(f"alpha={A}: M^-1 x-hat = {fmt(t.t)} lies in [0,1]: x-hat is derivable",
+                           Evidence.BOUNDED, res.scope)
+    t_sym = symbolic_transformation(vector)
+    res.values["M^-1 x-hat (symbolic)"] = fmt(t_sym)
+    above = [k for k, v in enumerate(t_sym) if _positive_above_one(v - 1)]
+    res.values["entries of M^-1 x-hat above 1 for every alpha > 1"] = str(above)
+    if not above:
+        res.status = Status.VERIFIED
+        res.notes += "; underivability shown at the rational alphas only (symbolic sign not decided)"
+    return res
+
+
+AS = sp.Symbol("A", positive=True)
+
+
+def _positive_above_one(e: sp.Expr) -> bool:
+    """e > 0 for every A > 1: substitute A = 1 + s, s > 0, and ask sympy on the factored form."""
+    s_ = sp.Symbol("s", positive=True)
+    return bool(sp.factor(sp.together(e.subs(AS, 1 + s_))).is_positive)
+
+
+def symbolic_transformation(vector) -> list[sp.Expr]:
+    """t = M^-1 v for zlcn2013's range-restricted geometric M (6) at n = 3, symbolically in A > 1."""
+    n = 3
+    m = sp.Matrix(n + 1, n + 1, lambda i, j: (AS / (AS + 1) if j in (0, n) else (AS - 1) / (AS + 1))
+                  * AS ** (-abs(i - j)))
+    return [sp.factor(v) for v in m.LUsolve(sp.Matrix(vector(AS)))]
+
+
+@checks("zlcn2013.yhat")
+def y_hat_unique(ctx: Context, vector=y_hat, rho_of=stated_rho) -> Result:
+    """zlcn2013 Section 3.2.2: n = 3, theta = (1, 2), uniform penalty and rho(0)/rho(1) = a^2, rho(2)/rho(1) = a,
+    rho(3) = rho(2): y-hat = (1/((a+1)a), 1/(a+1), a/(a+1), 1/(a+1)) is the only optimal legal function."""
+    return unique_optimum(ctx, "zlcn2013.yhat", vector, rho_of)
+
+
+# ---------------------------------------------------------------- Theorem 4: the worst ratio, exactly
+
+
+@functools.cache
+def legal_vertices(n: int, A: Fraction) -> list[tuple[Fraction, ...]]:
+    """Every vertex of the legal-function polytope (Definition 2 plus 0 <= phi): n+1 tight rows, solved exactly."""
+    rows = definition2_rows(n, 1 / A) + [Constraint(((m, F(1)),), ">=", F(0), "") for m in range(n + 1)]
+    out = set()
+    for subset in itertools.combinations(rows, n + 1):
+        mat = [[F(0)] * (n + 1) for _ in subset]
+        for r, row in enumerate(subset):
+            for i, cf in row.coeffs:
+                mat[r][i] = cf
+        if linalg.rank(mat) < n + 1:
+            continue
+        x = [r[0] for r in linalg.solve(mat, [[row.rhs] for row in subset])]
+        if satisfies_rows(rows, x) is None:
+            out.add(tuple(x))
+    return sorted(out)
+
+
+@functools.cache
+def derivable_vertices(n: int, A: Fraction) -> list[tuple[Fraction, ...]]:
+    """M t for t in {0,1}^(n+1): the derivable set {M t : t in [0,1]^(n+1)} is their convex hull."""
+    m = truncated_geometric_zlcn2013(n, A)
+    return sorted({tuple(linalg.matvec(m, list(map(F, t)))) for t in itertools.product((0, 1), repeat=n + 1)})
+
+
+def error_profile(phi, t1: int, t2: int | None) -> list[Fraction]:
+    return [(1 - v) if (t1 <= i and (t2 is None or i <= t2)) else v for i, v in enumerate(phi)]
+
+
+def worst_ratio(n: int, A: Fraction, t1: int, t2: int | None, ctx: Context):
+    """max over weights w = omega*rho >= 0 of min_derivable err_w / min_legal err_w, exactly:
+    = 1 / min over legal vertices u of min {w.e(u) : w.e(g) >= 1 for every derivable vertex g, w >= 0}."""
+    gs = [error_profile(g, t1, t2) for g in derivable_vertices(n, A)]
+    rows = tuple(Constraint(tuple((i, e[i]) for i in range(n + 1) if e[i]), ">=", F(1), f"g{k}")
+                 for k, e in enumerate(gs))
+    best = None
+    for u in legal_vertices(n, A):
+        eu = error_profile(u, t1, t2)
+        lp = LinearProgram(tuple(f"w[{i}]" for i in range(n + 1)), tuple((i, eu[i]) for i in range(n + 1) if eu[i]),
+                           rows, "zlcn2013 Theorem 4 ratio")
+        cert = solve(lp, timeout_s=ctx.solver_timeout, decide_unique=False)
+        if best is None or cert.objective < best[0]:
+            best = (cert.objective, cert.x, u)
+    value, w, u = best
+    return (None if value == 0 else 1 / value), w, u
+
+
+@checks("zlcn2013.thm4")
+def two_approximation(ctx: Context, factor: Fraction | int = 2) -> Result:
+    """zlcn2013 Theorem 4: for every consumer, some mechanism derivable from the range-restricted geometric
+    mechanism has weighted error at most 2 times the optimum.  The worst ratio over ALL consumers (omega, rho)
+    is computed exactly for each (n, theta1, theta2, alpha) and compared with ``factor``."""
+    n_max = 3 if ctx.quick else 4
+    alphas = ALPHAS_Z if not ctx.quick else (F(101, 100), F(2), F(10))
+    worst = None
+    values: dict[str, str] = {}
+    per_alpha: dict[Fraction, Fraction] = {}
+    for n in range(1, n_max + 1):
+        for t1, t2 in theta_pairs(n):
+            if t1 == 0 and (t2 is None or t2 == n):
+                continue  # every count is in range: phi = 1 is derivable (t = 1) and has error 0
+            for A in alphas:
+                r, w, u = worst_ratio(n, A, t1, t2, ctx)
+                key = (r is None, r or 0)
+                per_alpha[A] = max(per_alpha.get(A, F(0)), r or F(0))
+                if worst is None or key > worst[0]:
+                    worst = (key, r, n, t1, t2, A, w, u)
+                if t2 is None or t1 == 0 or t2 == n:
+                    if r != 1:
+                        values[f"threshold ratio n={n} theta=({t1},{t2}) alpha={A}"] = str(r)
+    _, r, n, t1, t2, A, w, u = worst
+    where = (f"n={n}, theta=({t1}, {'inf' if t2 is None else t2}), alpha={A}, consumer weights omega*rho "
+             f"proportional to {fmt(w)} (optimal legal function {fmt(u)})")
+    values.update(worst_ratio=str(r), worst_consumer=where)
+    for A, v in per_alpha.items():
+        values[f"worst ratio at alpha={A}"] = str(v)
+    scope = Scope.of(n_max, alphas)
+    if r is None or r > factor:
+        return refuted(f"{where}: best derivable error / optimal error = {r} > {factor}", Evidence.BOUNDED, scope,
+                       worst_ratio=r)
+    return Result(Status.VERIFIED, Evidence.BOUNDED, scope, values,
+                  notes="exact maximum of the ratio over all consumers (a finite LP family over the legal polytope's "
+                  "vertices, each LP certified); thresholds (theta1 = 0, theta2 = n or inf) give ratio 1 (Theorem 7)")
+
+
+# ---------------------------------------------------------------- Section 4.2: the oblivious step function
+
+
+def dominating_recurrence(beta2: Fraction, theta: int, n: int, A: Fraction) -> list[Fraction]:
+    """The function of (2) with phi(theta) = beta2 (backward by the inverse of (2), forward by (2))."""
+    phi = [F(0)] * (n + 1)
+    phi[theta] = beta2
+    for m in range(theta - 1, -1, -1):
+        q = phi[m + 1]
+        phi[m] = max(q / A, A * q - A + 1)
+    for m in range(theta, n):
+        p = phi[m]
+        phi[m + 1] = min(A * p, (A - 1 + p) / A)
+    return phi
+
+
+def step_function(phi, theta: int) -> tuple[Fraction, Fraction] | None:
+    """(beta1, beta2) when phi is constant below theta and constant from theta on, else None."""
+    lo, hi = set(phi[:theta]), set(phi[theta:])
+    if len(lo) > 1 or len(hi) != 1:
+        return None
+    return (lo.pop() if lo else phi[theta]), phi[theta]
+
+
+def optimal_step_function(ctx: Context, n_max: int, rng: random.Random):
+    """A consumer with all omega*rho > 0 whose certified, unique optimum is a non-trivial step function."""
+    for n in range(1, n_max + 1):
+        for theta in range(1, n + 1):
+            for A in ALPHAS_Z:
+                consumers = [CountRangeConsumer.of([1] * (n + 1), [F(1, n + 1)] * (n + 1), theta, None)]
+                for _ in range(2):
+                    raw = [F(rng.randint(1, 4)) for _ in range(n + 1)]
+                    consumers.append(CountRangeConsumer.of([1] * (n + 1), [r / sum(raw) for r in raw], theta, None))
+                for c in consumers:
+                    _, cert, opt = lp_optimum(c, A, ctx)
+                    step = step_function(cert.x, theta)
+                    if step and cert.unique and not (step[0] == step[1] and step[0] in (0, 1)):
+                        return n, theta, A, c, cert, opt, step
+    return None
+
+
+def dominance_failure(n_min: int, n_max: int):
+    """The first legal step function Phi (grid) that the (2)-function through (theta, beta2) does not strictly
+    dominate, else None; also the number of step functions checked."""
+    grid = (F(1, 100), F(1, 3), F(1, 2), F(2, 3), F(99, 100))
+    checked = 0
+    for n in range(n_min, n_max + 1):
+        for theta in range(n + 1):
+            for A in ALPHAS_Z:
+                for b2 in grid:
+                    lo, hi = max(b2 / A, 1 - A * (1 - b2)), min(A * b2, 1 - (1 - b2) / A)
+                    for b1 in (lo, (lo + hi) / 2, hi):
+                        big_phi = [b1 if m < theta else b2 for m in range(n + 1)]
+                        if not is_legal_function(big_phi, A):
+                            continue
+                        checked += 1
+                        phi = dominating_recurrence(b2, theta, n, A)
+                        ok = is_legal_function(phi, A) and all(
+                            (phi[m] <= big_phi[m]) if m < theta else (phi[m] >= big_phi[m]) for m in range(n + 1))
+                        if not ok or phi == big_phi:
+                            return (n, theta, A, big_phi, phi), checked
+    return None, checked
+
+
+@checks("zlcn2013.oblivious")
+def oblivious_step(ctx: Context, n_min: int = 1) -> Result:
+    """zlcn2013 Section 4.2: a legal oblivious step function Phi (beta1 below theta, beta2 from theta on) for a
+    threshold query <p, theta, +inf> is not an optimal legal function unless beta1 = beta2 in {0, 1}, because the
+    (2)-function phi with phi(theta) = beta2 commits both kinds of error no more often (strictly less somewhere)."""
+    n_max = 4 if ctx.quick else 6
+    scope = Scope.of(n_max, ALPHAS_Z)
+    found = optimal_step_function(ctx, n_max, ctx.rng("zlcn2013.oblivious")) if n_min <= 1 else None
+    fail2, checked = dominance_failure(max(n_min, 2), n_max)
+    corrected = ("corrected statement (n >= 2): every non-trivial legal Phi is strictly dominated by the "
+                 f"(2)-function ({checked} step functions, n = 2..{n_max}, theta = 0..n): "
+                 + ("verified" if fail2 is None else f"FAILS at {fail2}"))
+    if found:
+        n, theta, A, c, cert, opt, step = found
+        res = refuted(
+            f"n={n}, theta={theta}, alpha={A}, {consumer_text(c)}: the unique optimal legal function (certified) is "
+            f"{fmt(cert.x)}, the oblivious step function with beta1={step[0]}, beta2={step[1]} (err {opt}); "
+            "so this non-trivial oblivious Phi is optimal",
+            Evidence.BOUNDED, scope, optimum=opt)
+        res.values["corrected"] = corrected
+        res.notes = ("boundary case n = 1: theta = 1 makes every legal function a step function; " + corrected)
+        return res
+    if fail2 is not None:
+        return refuted(f"(2)-function does not dominate: {fail2}", Evidence.BOUNDED, scope)
+    return Result(Status.VERIFIED, Evidence.BOUNDED, scope, exact_values(step_functions=checked), notes=corrected)
