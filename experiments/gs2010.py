@@ -8,7 +8,7 @@ from fractions import Fraction
 from experiments.grs2011 import combine
 from udpm import linalg
 from udpm.certify import solve
-from udpm.claims import Context, Erratum, Evidence, Result, Scope, Status, checks
+from udpm.claims import UNCLASSIFIED, Context, Erratum, Evidence, Result, Scope, Status, checks
 from udpm.mechanisms import geometric_pmf, geometric_tail, truncated_geometric
 from udpm.privacy import dp_violations
 from udpm.programs_minimax import matrix_of, optimal_interaction_lp, optimal_mechanism_lp
@@ -150,6 +150,14 @@ def figure_1(ctx: Context, alpha: Fraction = Fraction(1, 5), result: int = 5) ->
     if mass_window + tail_low + tail_high != 1:
         return Result(Status.REFUTED, Evidence.TABLE, Scope.of(None, [alpha]), values,
                       counterexample=f"the pmf does not sum to 1: {mass_window + tail_low + tail_high}")
-    res = table_result(item, [alpha, result], values, Scope.of(None, [alpha]))
+    # The caption's parameters are exact: "0.2" is 1/5, not a rounded value.
+    errata = [
+        Erratum(f"{item.where}[{k}]", text, str(value), UNCLASSIFIED, f"the figure is drawn for {name} = {value}")
+        for k, (text, value, name) in enumerate(zip(item.values, (alpha, result), ("alpha", "query result")))
+        if Fraction(text) != value
+    ]
+    res = Result(Status.ERRATUM if errata else Status.REPRODUCED, Evidence.TABLE, Scope.of(None, [alpha]), values,
+                 errata=errata, counterexample=f"printed {errata[0].printed}, regenerated {errata[0].correct}"
+                 if errata else None)
     res.notes = "the PNG paper_tables/figures/gs2010_fig1.png plots these exact values (experiments.figures)"
     return res
