@@ -6,6 +6,7 @@ with the verbatim transcription in paper_tables/printed/grs2011.json.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from fractions import Fraction
 
@@ -120,26 +121,31 @@ def figure_3(
         "optimal expected loss": str(cert.objective),
         "X* unique": str(cert.unique),
     }
+    sig = signature(x_opt, alpha)
+    values["signature of X*"] = render(sig).replace("\n", "/")
+    res = combine([table_result(item_a, x_opt, {}), table_result(item_b, sig, {})], values, scope)
+    res.certificate = cert.summary()
+
+    def refute(why: str) -> Result:
+        res.status, res.counterexample = Status.REFUTED, why
+        return res
+
+    bad_rows = [i for i, r in enumerate(x_printed) if sum(r) != 1 or min(r) < 0]
+    if bad_rows:
+        return refute(f"row {bad_rows[0]} of printed Figure 3(a) is not a distribution: {x_printed[bad_rows[0]]}")
     violations = dp_violations(x_printed, alpha)
     if violations:
-        return Result(Status.REFUTED, Evidence.TABLE, scope, values,
-                      counterexample=f"printed Figure 3(a) is not {alpha}-DP: {violations[0]}")
+        return refute(f"printed Figure 3(a) is not {alpha}-DP: {violations[0]}")
     loss_printed = exact_loss(user, x_printed)
     values["expected loss of printed (a)"] = str(loss_printed)
     if compare(loss_printed, cert.objective) > 0:
-        return Result(Status.REFUTED, Evidence.TABLE, scope, values,
-                      counterexample=f"printed Figure 3(a) has expected loss {loss_printed} > certified optimum "
+        return refute(f"printed Figure 3(a) has expected loss {loss_printed} > certified optimum "
                       f"{cert.objective}, attained by X* = {linalg.fmt_matrix(x_opt)}")
-    sig = signature(x_opt, alpha)
     remap = remap_from_signature(sig)
-    values["signature of X*"] = render(sig).replace("\n", "/")
     values["Lemma 5.10 remap of T"] = str(remap)
     induced = linalg.matmul(truncated_geometric(5, alpha), deterministic_remap(remap, 6))
     if induced != x_opt:
-        return Result(Status.REFUTED, Evidence.TABLE, scope, values,
-                      counterexample=f"the remap {remap} of T gives {linalg.fmt_matrix(induced)}, not X*")
-    res = combine([table_result(item_a, x_opt, {}), table_result(item_b, sig, {})], values, scope)
-    res.certificate = cert.summary()
+        return refute(f"the remap {remap} of T gives {linalg.fmt_matrix(induced)}, not X*")
     res.notes = ("optimality certified by an exact primal/dual pair (udpm.certify); the printed mechanism is the "
                  "unique optimum" if cert.unique else "the optimum is not unique")
     return res
@@ -222,6 +228,12 @@ def laplace_bayes_loss(alpha: sympy.Expr) -> tuple[sympy.Expr, sympy.Expr]:
     return threshold, sympy.radsimp(sympy.simplify(loss))
 
 
+def surd_quotient(text: str) -> sympy.Expr | None:
+    """The printed 'p/q\\sqrt{c}' as p/(q sqrt(c)) (the denominator reading), else None."""
+    m = re.fullmatch(r"\s*(\d+)/(\d+)\\sqrt\{(\d+)\}\s*", text)
+    return sympy.Integer(m.group(1)) / (sympy.Integer(m.group(2)) * sympy.sqrt(int(m.group(3)))) if m else None
+
+
 @checks("grs2011.exA.1")
 def example_a1(ctx: Context, alpha: Fraction = HALF, laplace: Callable = laplace_bayes_loss) -> Result:
     """grs2011 Example A.1: n = 1, a = 1/2, uniform prior, binary loss: the truncated geometric
@@ -251,9 +263,9 @@ def example_a1(ctx: Context, alpha: Fraction = HALF, laplace: Callable = laplace
     if not decimal_matches_real(items[1].values, lap):
         errata.append(Erratum(items[1].where, items[1].values, str(lap), UNCLASSIFIED,
                               "the Laplace loss does not round to the printed decimal"))
-    # '1/2\sqrt{2}' is read as 1/(2 sqrt 2): the reading the adjacent '~ .35' confirms.
-    reading = 1 / (2 * sympy.sqrt(2))
-    if compare(reading, lap) != 0:
+    # 'p/q\sqrt{c}' is read as p/(q sqrt c): the reading the adjacent '~ .35' confirms.
+    reading = surd_quotient(items[2].values)
+    if reading is None or compare(reading, lap) != 0:
         errata.append(Erratum(items[2].where, items[2].values, str(lap), UNCLASSIFIED,
                               "the printed closed form 1/(2 sqrt 2) differs from the exact Laplace loss"))
     if compare(geometric, optimum.objective) != 0:
