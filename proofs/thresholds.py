@@ -1,0 +1,410 @@
+"""zlcn2013 Section 3.1 and Section 4: the recurrences (2)/(3), the closed form of psi1, and Theorem 7.
+
+Convention.  zlcn2013's alpha = e^eps > 1 is written A here; the harness's
+alpha = e^-eps is a = 1/A in (0, 1).  Concrete values enter only through
+``udpm.conventions.alpha_from_zlcn2013``; symbolically every function of A
+is a rational function of a after the one substitution A = 1/a
+(:func:`in_internal_alpha`).  The range-restricted mechanism M of Theorem 7 is
+T(n, a) (zlcn2013.def6).
+
+Method (symbolic in a, for each n <= N).  psi(0) = beta ranges over [0, 1].
+Starting from the single piece [0, 1], each step of the recurrence is a min
+(or max) of two linear maps, so psi(mu) is linear in beta on each piece; a
+piece is split where the two branches cross.  The sign of each branch
+difference at a piece's endpoints is decided uniformly for all a in (0, 1):
+a rational function P/Q of a is >= 0 on (0, 1) when, after a = s/(1+s), the
+polynomial P Q (1+s)^deg has no negative coefficient (else z3 decides the
+univariate polynomial inequality, time-bounded).  On each piece z = psi is
+linear in beta, so t = M^-1 z is too, and 0 <= t <= 1 at both endpoints
+proves it on the whole piece.  t is certified by checking M t = z as an
+identity of rational functions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+import flint
+import sympy as sp
+import z3
+
+from udpm import linalg
+from udpm.claims import Context, Evidence, Result, Scope, Status, checks, exact_values, refuted
+from udpm.conventions import alpha_from_zlcn2013, alpha_to_zlcn2013
+from udpm.mechanisms import truncated_geometric_zlcn2013
+from udpm.remaps import transformation_vector
+from udpm.smt import decide
+
+A_SYM = sp.Symbol("A", positive=True)  # zlcn2013's alpha > 1
+a_sym = sp.Symbol("a", positive=True)  # internal alpha = 1/A
+ZLCN_ALPHAS = (Fraction(2), Fraction(3), Fraction(3, 2), Fraction(10, 9), Fraction(10))
+SYMBOLIC = "symbolic zlcn alpha > 1 (internal a = 1/alpha in (0,1))"
+
+
+def in_internal_alpha(expr: sp.Expr) -> sp.Expr:
+    """The one symbolic conversion: zlcn2013's A becomes 1/a."""
+    return sp.sympify(expr).subs(A_SYM, 1 / a_sym)
+
+
+# --- rational functions of a over Q (python-flint) -------------------------------------------
+
+P = flint.fmpq_poly
+X = P([0, 1])
+
+
+@dataclass(frozen=True)
+class R:
+    """num/den, both fmpq_poly in a, den != 0, reduced."""
+
+    num: flint.fmpq_poly
+    den: flint.fmpq_poly
+
+    @staticmethod
+    def of(num: object, den: object = 1) -> R:
+        n, d = P(num) if not isinstance(num, P) else num, P(den) if not isinstance(den, P) else den
+        g = n.gcd(d) if n != 0 else d
+        n, d = n // g, d // g
+        lc = d.coeffs()[-1]
+        return R(n / lc, d / lc)
+
+    def __add__(self, o: R) -> R:
+        return R.of(self.num * o.den + o.num * self.den, self.den * o.den)
+
+    def __sub__(self, o: R) -> R:
+        return R.of(self.num * o.den - o.num * self.den, self.den * o.den)
+
+    def __mul__(self, o: R) -> R:
+        return R.of(self.num * o.num, self.den * o.den)
+
+    def __truediv__(self, o: R) -> R:
+        return R.of(self.num * o.den, self.den * o.num)
+
+    def __neg__(self) -> R:
+        return R(-self.num, self.den)
+
+    def is_zero(self) -> bool:
+        return self.num == 0
+
+    def at(self, al: Fraction) -> Fraction:
+        return _peval(self.num, al) / _peval(self.den, al)
+
+    def sympy(self) -> sp.Expr:
+        return sp.factor(_psym(self.num) / _psym(self.den))
+
+    def in_zlcn(self) -> str:
+        return str(sp.factor(sp.simplify((_psym(self.num) / _psym(self.den)).subs(a_sym, 1 / A_SYM))))
+
+
+def _peval(p: flint.fmpq_poly, x: Fraction) -> Fraction:
+    return sum((Fraction(int(c.p), int(c.q)) * x**k for k, c in enumerate(p.coeffs())), Fraction(0))
+
+
+def _psym(p: flint.fmpq_poly) -> sp.Expr:
+    return sum((sp.Rational(int(c.p), int(c.q)) * a_sym**k for k, c in enumerate(p.coeffs())), sp.Integer(0))
+
+
+def _to_poly(e: sp.Expr) -> flint.fmpq_poly:
+    coeffs = sp.Poly(sp.expand(e), a_sym).all_coeffs()
+    return P([flint.fmpq(int(sp.Rational(c).p), int(sp.Rational(c).q)) for c in reversed(coeffs)])
+
+
+def from_sympy(expr: sp.Expr) -> R:
+    """A rational function of a (given as a sympy expression) as an R."""
+    num, den = sp.fraction(sp.together(sp.sympify(expr)))
+    return R.of(_to_poly(num), _to_poly(den))
+
+
+ZERO, ONE, ALPHA = R.of(0), R.of(1), R.of(X)
+GRID = [Fraction(k, 64) for k in range(1, 64)]
+
+
+class Undecided(Exception):
+    """The sign of a rational function is not uniform on (0, 1)."""
+
+
+def nonneg_on_unit(f: R, timeout: float) -> bool:
+    """Is f(a) >= 0 for every a in (0, 1)?  Exact: Bernstein-style certificate, else z3 (time-bounded)."""
+    if f.is_zero():
+        return True
+    p = f.num * f.den
+    deg = p.degree()
+    s, one_s = P([0, 1]), P([1, 1])
+    q = sum((p.coeffs()[k] * s**k * one_s ** (deg - k) for k in range(deg + 1)), P([0]))
+    if all(c >= 0 for c in q.coeffs()):
+        return True
+    if any(_peval(p, g) < 0 for g in GRID):
+        return False
+    av = z3.Real("a")
+    poly = sum((z3.RealVal(f"{int(c.p)}/{int(c.q)}") * av**k for k, c in enumerate(p.coeffs())), z3.RealVal(0))
+    return decide([av > 0, av < 1, poly < 0], timeout).unsat
+
+
+def sign_on_unit(f: R, timeout: float) -> int:
+    """+1 if f >= 0 on (0,1), -1 if f <= 0, else Undecided (0 counts as either)."""
+    if nonneg_on_unit(f, timeout):
+        return 1
+    if nonneg_on_unit(-f, timeout):
+        return -1
+    raise Undecided(f"sign of {f.sympy()} changes on 0 < a < 1")
+
+
+# --- the recurrences -----------------------------------------------------------------------
+
+Linear = tuple[sp.Expr, sp.Expr]  # psi -> p + q psi, p and q functions of zlcn's A
+
+
+@dataclass(frozen=True)
+class Recurrence:
+    """psi(mu+1) = combine(p1 + q1 psi(mu), p2 + q2 psi(mu)); combine is min (2) or max (3)."""
+
+    name: str
+    first: Linear
+    second: Linear
+    combine: str  # "min" or "max"
+
+    def step_exact(self, psi: Fraction, A: Fraction) -> Fraction:
+        vals = [Fraction(str(sp.nsimplify(p.subs(A_SYM, sp.Rational(A.numerator, A.denominator))))) +
+                Fraction(str(sp.nsimplify(q.subs(A_SYM, sp.Rational(A.numerator, A.denominator))))) * psi
+                for p, q in (self.first, self.second)]
+        return min(vals) if self.combine == "min" else max(vals)
+
+
+EQ2 = Recurrence("(2)", (sp.Integer(0), A_SYM), ((A_SYM - 1) / A_SYM, 1 / A_SYM), "min")
+EQ3 = Recurrence("(3)", (sp.Integer(0), 1 / A_SYM), (1 - A_SYM, A_SYM), "max")
+
+
+@dataclass
+class Piece:
+    lo: R
+    hi: R
+    z: list[tuple[R, R]]  # psi(mu) = c + d beta on this piece
+
+
+def _lin(rec: Recurrence) -> tuple[tuple[R, R], tuple[R, R]]:
+    return tuple((from_sympy(in_internal_alpha(p)), from_sympy(in_internal_alpha(q)))  # type: ignore[return-value]
+                 for p, q in (rec.first, rec.second))
+
+
+def _val(cd: tuple[R, R], beta: R) -> R:
+    return cd[0] + cd[1] * beta
+
+
+def pieces(n: int, rec: Recurrence, timeout: float) -> list[Piece]:
+    """The pieces of [0, 1] on which psi(0..n) is linear in beta = psi(0), derived from the recurrence."""
+    (p1, q1), (p2, q2) = _lin(rec)
+    todo = [Piece(ZERO, ONE, [(ZERO, ONE)])]
+    for _ in range(n):
+        nxt = []
+        for pc in todo:
+            c, d = pc.z[-1]
+            # g(beta) = branch1 - branch2 at psi = c + d beta, linear in beta
+            gc, gd = p1 + q1 * c - p2 - q2 * c, q1 * d - q2 * d
+            s_lo, s_hi = sign_on_unit(gc + gd * pc.lo, timeout), sign_on_unit(gc + gd * pc.hi, timeout)
+            parts = [(pc.lo, pc.hi, s_lo)] if s_lo == s_hi or (gc + gd * pc.lo).is_zero() or (
+                gc + gd * pc.hi).is_zero() else None
+            if parts is None:
+                root = -gc / gd
+                parts = [(pc.lo, root, s_lo), (root, pc.hi, s_hi)]
+            elif (gc + gd * pc.lo).is_zero():
+                parts = [(pc.lo, pc.hi, s_hi)]
+            for lo, hi, sg in parts:
+                # min picks the smaller branch: branch 2 when branch1 - branch2 >= 0
+                use_second = (sg > 0) if rec.combine == "min" else (sg < 0)
+                pp, qq = (p2, q2) if use_second else (p1, q1)
+                nxt.append(Piece(lo, hi, [*pc.z, (pp + qq * c, qq * d)]))
+        todo = nxt
+    return todo
+
+
+# --- M^-1 z, certified ---------------------------------------------------------------------
+
+def m_matrix(n: int) -> list[list[R]]:
+    """T(n, a) = zlcn2013 (6) with A = 1/a: a^d/(1+a) in columns 0, n; (1-a)/(1+a) a^d inside."""
+    return [[R.of(X ** abs(i - j) * (1 if j in (0, n) else P([1, -1])), P([1, 1])) for j in range(n + 1)]
+            for i in range(n + 1)]
+
+
+def m_inverse_apply(z: Sequence[R]) -> list[R]:
+    """t = M^-1 z by the tridiagonal inverse (gs2010 Lemma 2); certified by :func:`certify`."""
+    n = len(z) - 1
+    oma, t = R.of(P([1, -1])), []
+    for i in range(n + 1):
+        if i in (0, n):
+            t.append((z[i] - ALPHA * z[1 if i == 0 else n - 1]) / oma)
+        else:
+            t.append((R.of(P([1, 0, 1])) * z[i] - ALPHA * (z[i - 1] + z[i + 1])) / (oma * oma))
+    return t
+
+
+def certify(t: Sequence[R], z: Sequence[R]) -> bool:
+    m = m_matrix(len(z) - 1)
+    return all((sum((m[i][j] * t[j] for j in range(len(t))), ZERO) - z[i]).is_zero() for i in range(len(z)))
+
+
+def rational_sweep(n: int, rec: Recurrence, A: Fraction, validity: Callable[[Sequence[Fraction]], str | None]):
+    """Exact check at one zlcn alpha: beta on a grid plus every point where the branches cross."""
+    al = alpha_from_zlcn2013(A)
+    betas = sorted({Fraction(k, 16) for k in range(17)} | {1 / (A**k * (A + 1)) for k in range(n + 1)}
+                   | {1 - 1 / (A**k * (A + 1)) for k in range(n + 1)})
+    m = truncated_geometric_zlcn2013(n, A)
+    for beta in betas:
+        z = [beta]
+        for _ in range(n):
+            z.append(rec.step_exact(z[-1], A))
+        t = transformation_vector(z, m)
+        bad = validity(z) or (f"t = M^-1 z = {linalg.fmt_vector(list(t.t))} leaves [0, 1]" if not t.valid else None)
+        if bad:
+            return (f"n={n}, zlcn alpha={A} (internal a={al}), recurrence {rec.name}, beta={beta}: "
+                    f"z = {linalg.fmt_vector(z)}; {bad}")
+    return None
+
+
+def _legal(z: Sequence[Fraction]) -> str | None:
+    return None if all(0 <= v <= 1 for v in z) else "z leaves [0, 1]"
+
+
+@checks("zlcn2013.thm7")
+def threshold_universality(ctx: Context, recurrences: Sequence[Recurrence] = (EQ2, EQ3)) -> Result:
+    """zlcn2013 Theorem 7 and Corollary 3 (with Theorem 6): for every vector z satisfying recurrence (2)
+    (threshold queries <p, theta, +inf>; resp. (3) for <p, 0, theta>) with z_0 in [0, 1], t = M^-1 z lies
+    in [0, 1]^(n+1), M the range-restricted geometric mechanism; so M derives every such optimum."""
+    n_max = 5 if ctx.quick else 11
+    scope = Scope.of(n_max, [SYMBOLIC, *map(str, ZLCN_ALPHAS)])
+    for n in range(1, n_max + 1):
+        for rec in recurrences:
+            for A in ZLCN_ALPHAS[: 2 if ctx.quick else 5]:
+                cex = rational_sweep(n, rec, A, _legal)
+                if cex:
+                    return refuted(cex, Evidence.BOUNDED, scope)
+    shapes: dict[str, str] = {}
+    for rec in recurrences:
+        for n in range(1, n_max + 1):
+            try:
+                ps = pieces(n, rec, ctx.solver_timeout)
+            except Undecided as exc:
+                return Result(Status.VERIFIED, Evidence.BOUNDED, Scope.of(n_max, map(str, ZLCN_ALPHAS)),
+                              notes=f"rational sweep passed; symbolic pieces undecided for {rec.name}, n={n}: {exc}")
+            for k, pc in enumerate(ps):
+                for beta in (pc.lo, pc.hi):
+                    z = [_val(cd, beta) for cd in pc.z]
+                    t = m_inverse_apply(z)
+                    if not certify(t, z):
+                        return Result(Status.ERROR, notes=f"M t = z failed for n={n}, piece {k}")
+                    for i, ti in enumerate(t):
+                        for what, f in (("t_i >= 0", ti), ("t_i <= 1", ONE - ti)):
+                            if not nonneg_on_unit(f, ctx.solver_timeout):
+                                al = next((g for g in GRID if f.at(g) < 0), None)
+                                at = (f"e.g. at zlcn alpha={alpha_to_zlcn2013(al)}: t_{i} = {ti.at(al)}"
+                                      if al is not None else f"t_{i} = {ti.in_zlcn()} (z3 found an alpha)")
+                                return refuted(
+                                    f"n={n}, recurrence {rec.name}, piece {k} endpoint beta = {beta.in_zlcn()}: "
+                                    f"{what} fails for i={i}, {at}", Evidence.BOUNDED, Scope.of(n, [SYMBOLIC]))
+            if n == 3:
+                ends = [pc.hi for pc in ps]
+                z_mid = [_val(cd, (ps[1].lo + ps[1].hi) / R.of(2)) for cd in ps[1].z]
+                shapes[f"{rec.name} n=3 piece ends"] = ", ".join(e.in_zlcn() for e in ends)
+                shapes[f"{rec.name} n=3 t at mid of piece 1"] = ", ".join(v.in_zlcn() for v in m_inverse_apply(z_mid))
+            shapes[f"{rec.name} pieces"] = "n+1" if len(ps) == n + 1 else f"{len(ps)} at n={n}"
+    return Result(
+        Status.VERIFIED, Evidence.BOUNDED, scope, exact_values(**shapes),
+        notes=(f"symbolic in alpha for every n = 1..{n_max}: pieces of beta derived from the recurrence, "
+               f"0 <= t <= 1 at both ends of every piece (t linear in beta there), M t = z certified as rational "
+               f"functions; plus an exact sweep at zlcn alpha in {', '.join(map(str, ZLCN_ALPHAS))}.  "
+               "Corollary 3 adds nothing to check: (2) does not depend on theta, so the same M serves all thresholds."),
+    )
+
+
+# --- zlcn2013 (2), (3) and the closed form of psi1 -------------------------------------------
+
+def printed_breakpoint(k: int) -> sp.Expr:
+    """The printed interval ends 1/(alpha^k (alpha+1)), k = 0..n-1 (k = 0 is 1/(alpha+1))."""
+    return 1 / (A_SYM**k * (A_SYM + 1))
+
+
+def printed_closed_form(mu: int, k: int | None, beta: sp.Expr) -> sp.Expr:
+    """psi1(mu) on the piece with index k (k = n: beta <= 1/(A^(n-1)(A+1)); k = 0: beta >= 1/(A+1))."""
+    if k is None or mu <= k:
+        return A_SYM**mu * beta
+    return 1 - (1 - beta * A_SYM**k) / A_SYM ** (mu - k)
+
+
+def _all_n_closed_form(timeout: float) -> tuple[bool, str]:
+    """All n: the printed closed form obeys (2) on its piece, by z3 after substituting w = A^-j in (0, 1].
+
+    Piece k: beta = ((1-u) + u A) / (A^k (A+1)), u in [0, 1].  For mu <= k-1 write mu = k-1-j, w = A^-j:
+    psi(mu) = w ((1-u)/A + u)/(A+1) must be <= 1/(A+1) (so (2) multiplies by A, matching the formula).
+    For mu >= k write w = A^-(mu-k): psi(mu) = 1 - (1-v) w, v = A^k beta = ((1-u) + u A)/(A+1), must be
+    >= 1/(A+1) (so (2) takes (A-1+psi)/A, matching).  The first and last pieces are the cases k = n and
+    k = 0 of the same inequalities.  The identities themselves (A * A^mu beta = A^(mu+1) beta and
+    1 - (1 - psi)/A = 1 - (1 - v)/A^(mu+1-k)) are sympy identities.
+    """
+    Av, w, u = z3.Reals("A w u")
+    base = [Av > 1, w > 0, w <= 1, u >= 0, u <= 1]
+    below = decide([*base, w * ((1 - u) / Av + u) / (Av + 1) > 1 / (Av + 1)], timeout).unsat
+    v = ((1 - u) + u * Av) / (Av + 1)
+    above = decide([*base, 1 - (1 - v) * w < 1 / (Av + 1)], timeout).unsat
+    mu, k, beta = sp.symbols("mu k psi", positive=True)
+    id1 = sp.simplify(A_SYM * A_SYM**mu * beta - A_SYM ** (mu + 1) * beta) == 0
+    psi = 1 - (1 - beta * A_SYM**k) / A_SYM ** (mu - k)
+    id2 = sp.simplify(1 - (1 - psi) / A_SYM - (1 - (1 - beta * A_SYM**k) / A_SYM ** (mu + 1 - k))) == 0
+    branch = sp.factor(sp.simplify((A_SYM - 1 + beta) / A_SYM - A_SYM * beta))
+    ok = below and above and id1 and id2
+    return ok, (f"branch difference (A-1+psi)/A - A psi = {branch} (>= 0 iff psi <= 1/(A+1)); "
+                f"z3: growth branch below 1/(A+1): {'unsat' if below else 'sat'}, saturating branch above: "
+                f"{'unsat' if above else 'sat'}; identities: {id1 and id2}")
+
+
+@checks("zlcn2013.eq2")
+def recurrence_closed_form(
+    ctx: Context,
+    breakpoint: Callable[[int], sp.Expr] = printed_breakpoint,
+    closed_form: Callable[[int, int | None, sp.Expr], sp.Expr] = printed_closed_form,
+) -> Result:
+    """zlcn2013 (2), (3) and Section 3.1: psi1 from (2) is linear in beta1 on the n+1 intervals with ends
+    0 < 1/(alpha^(n-1)(alpha+1)) < ... < 1/(alpha(alpha+1)) < 1/(alpha+1) < 1, with the printed closed forms;
+    psi2 from (3) likewise (psi2 = 1 - psi1 evaluated at 1 - beta2)."""
+    n_max = 6 if ctx.quick else 12
+    scope = Scope.of(n_max, [SYMBOLIC])
+    for n in range(1, n_max + 1):
+        ps = pieces(n, EQ2, ctx.solver_timeout)
+        derived = [pc.hi for pc in ps[:-1]]  # interior ends, increasing in beta
+        printed = [from_sympy(in_internal_alpha(breakpoint(k))) for k in range(n - 1, -1, -1)]
+        if len(ps) != n + 1 or any(not (x - y).is_zero() for x, y in zip(derived, printed)):
+            bad = next((i for i, (x, y) in enumerate(zip(derived, printed)) if not (x - y).is_zero()), None)
+            what = (f"the recurrence gives {len(ps)} pieces" if bad is None else
+                    f"interval end {bad + 1}: the recurrence gives {derived[bad].in_zlcn()}, printed "
+                    f"{printed[bad].in_zlcn()} (at zlcn alpha=2: {derived[bad].at(Fraction(1, 2))} vs "
+                    f"{printed[bad].at(Fraction(1, 2))})")
+            return refuted(f"n={n}: {what}", Evidence.BOUNDED, scope)
+        for idx, pc in enumerate(ps):
+            k = None if idx == 0 else n - idx  # piece 0: beta small (all growth); last piece: k = 0
+            for beta in (pc.lo, pc.hi):
+                for mu, cd in enumerate(pc.z):
+                    beta_zlcn = beta.sympy().subs(a_sym, 1 / A_SYM)
+                    want = from_sympy(in_internal_alpha(closed_form(mu, k, beta_zlcn)))
+                    if not (_val(cd, beta) - want).is_zero():
+                        return refuted(
+                            f"n={n}, piece {idx} (k={k}), beta={beta.in_zlcn()}: psi1({mu}) = "
+                            f"{_val(cd, beta).in_zlcn()} by (2), printed closed form {want.in_zlcn()}",
+                            Evidence.BOUNDED, scope)
+        ps3 = pieces(n, EQ3, ctx.solver_timeout)
+        mirrored = sorted((ONE - x).at(Fraction(1, 2)) for x in derived)
+        if len(ps3) != n + 1 or sorted(pc.hi.at(Fraction(1, 2)) for pc in ps3[:-1]) != mirrored:
+            return refuted(f"n={n}: recurrence (3) does not mirror (2) at beta2 = 1 - beta1", Evidence.BOUNDED, scope)
+    ok, msg = _all_n_closed_form(ctx.solver_timeout)
+    values = exact_values(**{
+        "interval ends (n=3)": ", ".join(pc.hi.in_zlcn() for pc in pieces(3, EQ2, ctx.solver_timeout)),
+        "closed form": "matches (2) on every piece, including both ends of each interval",
+        "(3)": "n+1 pieces at 1 - (the ends of (2)); psi2(beta2) = 1 - psi1(1 - beta2)",
+        "all-n": msg,
+    })
+    if not ok:
+        return Result(Status.VERIFIED, Evidence.BOUNDED, scope, values, notes="all-n step not decided")
+    return Result(
+        Status.PROVED, Evidence.ALL_N, Scope.of(alphas=[SYMBOLIC]), values,
+        notes=(f"pieces derived from (2) and (3) and compared with the printed ends and closed forms, symbolic "
+               f"in alpha, for every n = 1..{n_max}; all n: the branch conditions by z3 (nonlinear real "
+               "arithmetic, unsat) with w = alpha^-j in (0, 1], and the step identities by sympy."),
+    )
