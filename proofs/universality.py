@@ -158,11 +158,19 @@ def best_remap(x: Sequence[Sequence[F]], user: BayesianUser) -> tuple[object, li
                 best_j, best = j, c
         mapping.append(best_j)
         total = total + best
-    return (sympy.nsimplify(total) if isinstance(total, sympy.Expr) else total), mapping
+    return (sympy.expand(total) if isinstance(total, sympy.Expr) else total), mapping
 
 
-def identity_loss(x: Sequence[Sequence[F]], user: BayesianUser) -> object:
-    return user.expected_loss(x)
+def expected_loss(user: BayesianUser, z: Sequence[Sequence[F]]) -> object:
+    """(2) with the identity remap, exactly (sympy.expand for irrational losses, never nsimplify)."""
+    total: object = F(0)
+    for i, row in enumerate(z):
+        for j, v in enumerate(row):
+            w = user.prior[i] * v
+            if w:
+                lv = user.loss(i, j)
+                total = total + (w * lv if isinstance(lv, F) else sympy.Rational(w.numerator, w.denominator) * lv)
+    return sympy.expand(total) if isinstance(total, sympy.Expr) else total
 
 
 @lru_cache(maxsize=4096)
@@ -294,7 +302,7 @@ def user_specific_lp(ctx: Context, builder: Callable[[BayesianUser, F], LinearPr
                     )
                 for ulabel, user in users:
                     ulp = builder(user, a)
-                    if objective_value(ulp, flat(x)) != user.expected_loss(x):
+                    if objective_value(ulp, flat(x)) != expected_loss(user, x):
                         return refuted(
                             f"n={n}, alpha={a}: LP objective at {label} differs from (2) for {ulabel}",
                             Evidence.BOUNDED,
@@ -304,10 +312,10 @@ def user_specific_lp(ctx: Context, builder: Callable[[BayesianUser, F], LinearPr
                 opt = solve(builder(user, a), timeout_s=ctx.solver_timeout, decide_unique=False)
                 z = opt.matrix(n + 1, n + 1)
                 mu, mapping = best_remap(z, user)
-                if mu != user.expected_loss(z):
+                if mu != expected_loss(user, z):
                     return refuted(
                         f"n={n}, alpha={a}: LP optimum for {ulabel} is not direct: remap {mapping} "
-                        f"gives {mu} < {user.expected_loss(z)}",
+                        f"gives {mu} < {expected_loss(user, z)}",
                         Evidence.BOUNDED,
                         Scope.of(n, [a]),
                     )
@@ -349,7 +357,7 @@ def map_remap(x: Matrix, user: BayesianUser) -> tuple[object, list[int]]:
     """A wrong rule for the false variant: remap r to the maximum-posterior result (ignores the loss)."""
     mapping = [max(range(user.n + 1), key=lambda i: (user.prior[i] * x[i][r], -i)) for r in range(len(x[0]))]
     y = deterministic_remap(mapping, user.n + 1)
-    return user.expected_loss(compose(x, y)), mapping
+    return expected_loss(user, compose(x, y)), mapping
 
 
 @checks("grs2011.bayes-remap")
@@ -402,7 +410,7 @@ def truncate_remap(x: Matrix, user: BayesianUser) -> tuple[object, list[int]]:
     n = user.n
     k = (len(x[0]) - (n + 1)) // 2
     mapping = [min(max(r - k, 0), n) for r in range(len(x[0]))]
-    return user.expected_loss(compose(x, deterministic_remap(mapping, n + 1))), mapping
+    return expected_loss(user, compose(x, deterministic_remap(mapping, n + 1))), mapping
 
 
 @checks("grs2011.lemma5.2")
@@ -434,10 +442,10 @@ def direct_mechanisms_suffice(ctx: Context, remap_rule: Callable = best_remap) -
                     where = f"n={n}, alpha={a}, X={mlabel}, user {ulabel}: {describe(user)}"
                     if dp_violations(z, a):
                         return refuted(f"{where}: Z = Y o X is not alpha-DP", Evidence.BOUNDED, Scope.of(n, [a]))
-                    if user.expected_loss(z) != mu or mu_z != mu:
+                    if expected_loss(user, z) != mu or mu_z != mu:
                         return refuted(
                             f"{where}: Z = Y o X with Y={mapping} has identity loss "
-                            f"{user.expected_loss(z)} but X's optimal loss is {mu} (Z's best remap "
+                            f"{expected_loss(user, z)} but X's optimal loss is {mu} (Z's best remap "
                             f"{zmap} gives {mu_z}): Z is not direct",
                             Evidence.BOUNDED,
                             Scope.of(n, [a]),
@@ -489,7 +497,7 @@ def optimal_vertex_exists(ctx: Context, every_optimum: bool = False) -> Result:
                 user, z1, z2 = two_optimal_points(n, a)
                 lam = optimum(user, a, ctx.solver_timeout).objective
                 mid = [[(u + v) / 2 for u, v in zip(r1, r2)] for r1, r2 in zip(z1, z2)]
-                if user.expected_loss(mid) == lam and not is_vertex(bayesian_lp(user, a), flat(mid)):
+                if expected_loss(user, mid) == lam and not is_vertex(bayesian_lp(user, a), flat(mid)):
                     return refuted(
                         f"n={n}, alpha={a}: user {describe(user)}: the optimal mechanism "
                         f"{linalg.fmt_matrix(mid)} (loss {lam}) is not a vertex",
@@ -682,7 +690,7 @@ def unique_optimum_user(
                 user = loss_of(n, g)
                 opt = optimum(user, a, ctx.solver_timeout, unique=True)
                 count += 1
-                t_loss = user.expected_loss(t)
+                t_loss = expected_loss(user, t)
                 inside = hi is None or g < hi
                 t_unique = opt.unique and list(opt.x) == flat(t)
                 if inside and not t_unique:
