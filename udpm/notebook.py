@@ -191,10 +191,10 @@ def inject_parameters(nb: object, params: Mapping[str, str]) -> None:
 
 
 def _failed_cell(nb: object) -> str:
-    """'<k> (<first line of its source>)' for the first code cell with an error output."""
+    """'<k> [<first line of its source>]' for the first code cell (k counts code cells of the file) that failed."""
     code = 0
     for cell in nb.cells:
-        if cell.cell_type != "code":
+        if cell.cell_type != "code" or "injected-parameters" in cell.get("metadata", {}).get("tags", []):
             continue
         code += 1
         if any(o.get("output_type") == "error" for o in cell.get("outputs", [])) or cell.get("execution_count") is None:
@@ -536,7 +536,7 @@ def errata_html(doc: Mapping) -> str:
     rows = (
         [
             claim_link(c["id"]),
-            esc(e["entry"]),
+            esc(_location(c, e)),
             _value_html(e["printed"], 200),
             _value_html(e["correct"], 200),
             esc(e["cls"]),
@@ -706,49 +706,50 @@ def reach_html(doc: Mapping) -> str:
 
 
 _NUM = r"(\d+(?:/\d+)?|\d*\.\d+)"
-_ALPHA_KEY = re.compile(r"(?:alpha|a)\s*[=_:]?\s*" + _NUM, re.IGNORECASE)
-_N_KEY = re.compile(r"(?<![a-z])n\s*[=_:]?\s*(\d+)(?![\d/.])", re.IGNORECASE)
+_ALPHA_KEY = re.compile(r"(?<![A-Za-z])(?:alpha|a)\s*[=:]\s*" + _NUM, re.IGNORECASE)
+_N_KEY = re.compile(r"(?<![A-Za-z])n\s*[=:]\s*(\d+)(?![\d/.])", re.IGNORECASE)
 
 
 def _number(s: str) -> Fraction | None:
-    s = s.strip()
+    """An exact number from a value string ('4/3', '2', '1.25'), else None."""
     try:
-        return Fraction(s)
+        return Fraction(s.strip())
     except (ValueError, ZeroDivisionError):
-        pass
-    m = re.match(r"^\s*(-?\d+(?:\.\d+)?)\s*/\s*(\d+(?:\.\d+)?)\s*$", s)
-    if m:
-        return Fraction(m.group(1)) / Fraction(m.group(2))
-    return None
+        return None
 
 
 def thm4_ratios(doc: Mapping, claim_id: str = "zlcn2013.thm4") -> tuple[dict | None, list[dict]]:
-    """The worst count-range approximation ratios zlcn2013.thm4 reported, one per (alpha, n) found in its values.
+    """The worst count-range approximation ratios that zlcn2013.thm4 reported, per alpha (and per n when given).
 
-    A value counts when its name carries an n (``n=3``, ``n3``, ``n_3``) and an alpha (``alpha=1/2``, ``a_2/3``)
-    and the value itself is an exact number; alpha is taken as printed (the check reports it in its convention).
+    A value counts when its name mentions a ratio (not a threshold ratio, which Theorem 7 makes 1) and an alpha
+    (``alpha=2``), optionally an n (``n=3``), and the value is an exact number.  Several values for the same
+    (alpha, n), e.g. one per theta, are reduced to their maximum.  Alpha is kept as the check printed it (the
+    claim reports zlcn2013's alpha = e^eps > 1).  Rows: alpha, alpha_value, n (or None), ratio, ratio_value, name.
     """
     claim = next((c for c in doc["claims"] if c["id"] == claim_id), None)
     if claim is None:
         return None, []
-    out = []
+    best: dict[tuple[str, int | None], dict] = {}
     for name, value in (claim.get("values") or {}).items():
-        n, alpha = _N_KEY.search(name), _ALPHA_KEY.search(name)
-        ratio = _number(value) if isinstance(value, str) else None
-        if n and alpha and ratio is not None and "ratio" in name.lower():
-            a = _number(alpha.group(1))
-            if a is not None:
-                out.append(
-                    {
-                        "name": name,
-                        "n": int(n.group(1)),
-                        "alpha": alpha.group(1),
-                        "alpha_value": float(a),
-                        "ratio": value,
-                        "ratio_value": float(ratio),
-                    }
-                )
-    out.sort(key=lambda r: (r["alpha_value"], r["n"]))
+        low = name.lower()
+        if "ratio" not in low or "threshold" in low or not isinstance(value, str):
+            continue
+        alpha, n, ratio = _ALPHA_KEY.search(name), _N_KEY.search(name), _number(value)
+        a = _number(alpha.group(1)) if alpha else None
+        if a is None or ratio is None:
+            continue
+        row = {
+            "name": name,
+            "alpha": alpha.group(1),
+            "alpha_value": float(a),
+            "n": int(n.group(1)) if n else None,
+            "ratio": value,
+            "ratio_value": float(ratio),
+        }
+        key = (row["alpha"], row["n"])
+        if key not in best or ratio > _number(best[key]["ratio"]):
+            best[key] = row
+    out = sorted(best.values(), key=lambda r: (r["alpha_value"], -1 if r["n"] is None else r["n"]))
     return claim, out
 
 
@@ -807,7 +808,7 @@ def readme_results(doc: Mapping) -> str:
         lines += ["| claim | location | printed | correct | class |", "|---|---|---|---|---|"]
         for c, e in pairs:
             lines.append(
-                f"| [`{c['id']}`]({REPORT_LINK}#{c['id']}) | {cell(c.get('where', '') + ' ' + e['entry'])} | "
+                f"| [`{c['id']}`]({REPORT_LINK}#{c['id']}) | {cell(_location(c, e))} | "
                 f"`{cell(e['printed'], 60)}` | `{cell(e['correct'], 60)}` | {cell(e['cls'])} |"
             )
         lines.append("")
@@ -816,6 +817,12 @@ def readme_results(doc: Mapping) -> str:
         f"run `python reproduce.py --report`, then open `{REPORT_LINK}` in a browser (it works offline)."
     )
     return "\n".join(lines)
+
+
+def _location(claim: Mapping, erratum: Mapping) -> str:
+    """The erratum's entry, prefixed with the claim's place in the paper when the entry is only an index like [0][2]."""
+    entry = str(erratum.get("entry", ""))
+    return f"{claim.get('where', '')} {entry}".strip() if not entry or entry.startswith("[") else entry
 
 
 def replace_readme_block(text: str, block: str) -> str:
