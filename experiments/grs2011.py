@@ -71,7 +71,7 @@ def combine(results: list[Result], values: dict[str, str], scope: Scope) -> Resu
 
 def compare(x: object, y: object) -> int:
     """Exact sign of x - y for Fractions or real sympy numbers (irrational losses)."""
-    return sign_of(split_coefficient(sympy.nsimplify(sympy.sympify(x) - sympy.sympify(y))))
+    return sign_of(split_coefficient(sympy.expand(sympy.sympify(x) - sympy.sympify(y))))  # never nsimplify: numeric
 
 
 def exact_loss(user: BayesianUser, x: list[list[Fraction]]) -> object:
