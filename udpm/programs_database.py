@@ -69,18 +69,30 @@ def x_var(d: Database, j: int) -> str:
     return f"x[{''.join(map(str, d))},{j}]"
 
 
-def _rational_loss(loss: Loss) -> list[list[Fraction]]:
+def _rational_loss(loss: Loss, allow_irrational: bool = False) -> list[list[object]]:
+    """Loss values as Fractions; with ``allow_irrational`` (objective-only use) sympy numbers pass through."""
     out = []
     for i, row in enumerate(loss.values):
         r = []
         for j, v in enumerate(row):
             if not isinstance(v, Fraction):
+                if allow_irrational and not getattr(v, "is_Rational", False):
+                    r.append(v)
+                    continue
                 if not getattr(v, "is_Rational", False):
                     raise InvalidInput(f"l({i},{j}) = {v} is irrational; the database LPs need a rational loss")
                 v = Fraction(int(v.p), int(v.q))
             r.append(v)
         out.append(r)
     return out
+
+
+def _times(w: Fraction, v: object) -> object:
+    if isinstance(v, Fraction):
+        return w * v
+    import sympy
+
+    return sympy.Rational(w.numerator, w.denominator) * v
 
 
 def _base(space: DatabaseSpace, alpha: object, extra: Sequence[str]) -> tuple[tuple[str, ...], dict, list]:
@@ -102,15 +114,16 @@ def _base(space: DatabaseSpace, alpha: object, extra: Sequence[str]) -> tuple[tu
 def expected_loss_lp(
     space: DatabaseSpace, prior: Mapping[Database, object], loss: Loss, alpha: object
 ) -> LinearProgram:
-    """grs2011 (8): minimise sum_d p_d sum_j x_dj l(f(d), j) over alpha-DP direct mechanisms on D^n."""
-    lv = _rational_loss(loss)
+    """grs2011 (8): minimise sum_d p_d sum_j x_dj l(f(d), j) over alpha-DP direct mechanisms on D^n.
+    The loss enters only the objective, so irrational values (|i-j|^(1-delta)) are allowed."""
+    lv = _rational_loss(loss, allow_irrational=True)
     p = {d: rational(v, f"p[{d}]") for d, v in prior.items()}
     if any(d not in space.databases for d in p):
         raise InvalidInput("the prior names a database outside D^n")
     distribution(list(p.values()), what="prior over databases")
     names, var, rows = _base(space, alpha, ())
     objective = tuple(
-        (var[x_var(d, j)], w * lv[space.count(d)][j])
+        (var[x_var(d, j)], _times(w, lv[space.count(d)][j]))
         for d, w in p.items()
         if w
         for j in range(space.n + 1)
