@@ -147,7 +147,7 @@ class BayesianUser:
         for i, row in enumerate(m):
             if self.prior[i]:
                 total = total + self.prior[i] * _dot(row, self.loss.values[i])
-        return sympy.nsimplify(total) if isinstance(total, sympy.Expr) else total
+        return total  # exact: a Fraction, or a sympy sum of surds (never nsimplify'd)
 
 
 @dataclass(frozen=True)
