@@ -29,6 +29,7 @@ import sympy as sp
 
 from udpm.claims import Context, Erratum, Evidence, Result, Scope, Status, checks, exact_values, refuted
 from udpm.mechanisms import scaled_truncated_geometric, truncated_geometric
+from udpm.tables import printed
 
 a = sp.Symbol("alpha", positive=True)
 p = sp.Symbol("p", integer=True, nonnegative=True)
@@ -160,6 +161,40 @@ def definition4(d: sp.Expr, boundary: bool) -> sp.Expr:
     return (1 if boundary else (1 - a)) / (1 + a) * a**d
 
 
+def printed_table2_cells() -> list[str]:
+    """Compare every legible cell of the verbatim Table 2 (paper_tables/printed/gs2010.json) with Definition 4.
+
+    Displayed rows/columns are 0, 1, 2, (dots), n-1 (the last row shows 0, 1, (dots), n-1); n is symbolic
+    (n >= 4, so the displayed positions are distinct).  Returns the mismatches.
+    """
+    from proofs.symbolic import latex_expr, nn  # the LaTeX reader; n is its symbol
+
+    item, scalar = printed("gs2010", "table2"), printed("gs2010", "table2.scalar")
+    left, right = item.values
+    c = latex_expr(scalar.values).subs(sp.Symbol("alpha", positive=True), a)
+    last = nn - 1
+
+    def dist(i: sp.Expr, j: sp.Expr) -> sp.Expr:
+        return sp.Abs(i - j) if not (i == last or j == last) or i == j else (last - (j if i == last else i))
+
+    bad = []
+    for side, mat in (("G", left), ("G'", right)):
+        for r, row in enumerate(mat):
+            rpos = [0, 1, 2, None, last][r]
+            cpos = [0, 1, 2, None, last] if len(row) == 5 else [0, 1, None, last]
+            for cell, cp in zip(row, cpos):
+                if rpos is None or cp is None or not cell.strip() or "dots" in cell:
+                    continue
+                val = latex_expr(cell).subs(sp.Symbol("alpha", positive=True), a)
+                got = c * val if side == "G" else val
+                bnd = cp in (0, last)
+                scale = 1 if side == "G" else ((1 + a) if bnd else (1 + a) / (1 - a))
+                want = definition4(dist(rpos, cp), bnd) * scale
+                if sp.simplify(sp.powsimp(sp.expand(got - want), force=True)) != 0:
+                    bad.append(f"{side}[{r}] cell {cell!r}: {sp.simplify(got)} != {sp.simplify(want)}")
+    return bad
+
+
 def _n_max(ctx: Context, quick: int, full: int) -> int:
     return quick if ctx.quick else full
 
@@ -169,6 +204,7 @@ def table2(
     ctx: Context,
     printed_g: Callable[[sp.Expr, sp.Expr, bool], sp.Expr] = table2_g_printed,
     printed_gprime: Callable[[sp.Expr, sp.Expr, bool], sp.Expr] = table2_gprime_printed,
+    printed_cells: Callable[[], list[str]] = printed_table2_cells,
 ) -> Result:
     """gs2010 Table 2: the printed G_{n,a} is Definition 4's mechanism (as an n x n matrix, results 0..n-1)
     and G'_{n,a} (columns 1, n times (1+a), the others times (1+a)/(1-a)) has entries a^|i-j|, for all n."""
@@ -202,12 +238,18 @@ def table2(
     bad = [c for c, g_ok, gp_ok in parts if not (g_ok and gp_ok)]
     if bad:
         return Result(Status.INCONCLUSIVE, notes=f"symbolic cases not decided: {bad}")
+    cells = printed_cells()
+    if cells:
+        return refuted(f"printed Table 2 cell differs from Definition 4: {cells[0]}", Evidence.ALL_N,
+                       Scope.of(alphas=[SYMBOLIC]))
     return Result(
         Status.PROVED, Evidence.ALL_N, Scope.of(alphas=[SYMBOLIC]),
         exact_values(**{
             "G[i][j]": "a^|i-j|/(1+a) in columns 1 and n, (1-a)/(1+a) a^|i-j| otherwise (n x n, results 0..n-1)",
             "G'[i][j]": "a^|i-j|",
             "cases": f"{len(parts)} symbolic cases (column kind x i>=j / i<j) hold",
+            "printed cells": "every legible cell of the transcription (paper_tables/printed/gs2010.json table2), "
+                             "times the printed scalar (1-a)/(1+a), equals Definition 4 (symbolic n)",
         }),
         notes=(f"all-n symbolic case split; exact cross-check with udpm.mechanisms for sizes 2..{n_max} at alphas "
                f"{', '.join(map(str, RATIONAL_ALPHAS))}.  Table 2's matrices are n x n (Definition 4's G_{{n-1,a}}); "

@@ -59,3 +59,20 @@ def test_lemma2_flipped_sign_refuted():
 
     r = d.column_replacement_determinants(CTX, functional=flipped)
     assert r.status is Status.REFUTED and "alpha=1/2" in r.counterexample
+
+
+def test_table2_transcription_cell_changed_refuted(monkeypatch):
+    from udpm.tables import PrintedItem, printed
+
+    def altered(paper, key):
+        item = printed(paper, key)
+        if key != "table2":
+            return item
+        left, right = item.values
+        right = [list(r) for r in right]
+        right[0][2] = "\\alpha^3"  # G'[0][2] printed as a^3 instead of a^2
+        return PrintedItem(item.paper, item.key, item.where, [left, right], item.note, item.errata)
+
+    monkeypatch.setattr(d, "printed", altered)
+    r = d.table2(CTX)
+    assert r.status is Status.REFUTED and "alpha**3" in r.counterexample
