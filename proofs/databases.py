@@ -36,7 +36,7 @@ from udpm.programs_database import (
     mechanism_rows,
     worst_extension_lp,
 )
-from udpm.smt import decide
+from udpm.smt import decide, model_value
 from udpm.tables import printed, table_result
 from udpm.users import BayesianUser, Loss, absolute_error, binary_loss, power_loss, squared_error
 
@@ -255,6 +255,12 @@ def impossibility(alpha: Fraction, rows_a, rows_b, ctx: Context):
     return decide(cs, ctx.solver_timeout), x, cs
 
 
+def model_rows(model, x) -> str:
+    """The z3 model's rows at the four shown databases, outputs (11, 12, 21, 22), as exact strings."""
+    return "; ".join(f"{d}: (" + ", ".join(model_value(model, x[d, o]) for o in ("11", "12", "21", "22")) + ")"
+                     for d in SHOWN)
+
+
 def forced_values(alpha: Fraction, rows_a, rows_b, ctx: Context) -> dict[str, str]:
     """The proof's chain as z3 entailments over the four shown databases, each from satisfiable premises:
     the two-row DP bound (factor 1/alpha^2) between {1} and {2} on outputs 12, 21 forces x_22 = 0 at {1} and
@@ -307,9 +313,10 @@ def appendix_c(ctx: Context, eps: Fraction = SMALL_EPS, alpha_smt: Fraction = HA
                 return refuted(f"user {user}, delta={delta}: certified optimum differs", Evidence.BOUNDED, scope)
         values[f"user {user} delta"] = "same unique optimum certified at delta = 1/2, 1/10 (irrational loss); " \
                                        "any delta in [0, 1) by the remap argument (module docstring)"
-    out, _, _ = impossibility(alpha_smt, fa.values, fb.values, ctx)
+    out, xv, _ = impossibility(alpha_smt, fa.values, fb.values, ctx)
     if not out.unsat:
-        return refuted(f"alpha={alpha_smt}: z3 found a DP mechanism that remaps to both Figure 6(a) and 6(b)",
+        return refuted(f"alpha={alpha_smt}: z3 found a DP mechanism that remaps to both Figure 6(a) and 6(b): "
+                       f"{model_rows(out.model, xv)}",
                        Evidence.BOUNDED, Scope.of(3, [alpha_smt]))
     values["no mechanism remaps to both (z3)"] = "unsat"
     values.update(forced_values(alpha_smt, fa.values, fb.values, ctx))
@@ -395,9 +402,10 @@ def theorem_6_3(ctx: Context, eps: Fraction = SMALL_EPS, alpha_smt: Fraction = H
         values[f"user {user} eps range"] = text
         if not ok:
             return refuted(f"user {user}: {text}", Evidence.BOUNDED, scope)
-    out, _, _ = impossibility(alpha_smt, a_rows, b_rows, ctx)
+    out, xv, _ = impossibility(alpha_smt, a_rows, b_rows, ctx)
     if not out.unsat:
-        return refuted(f"alpha={alpha_smt}: z3 found a DP mechanism implementing both x_1 and x_2", Evidence.BOUNDED,
+        return refuted(f"alpha={alpha_smt}: z3 found a DP mechanism implementing both x_1 and x_2: "
+                       f"{model_rows(out.model, xv)}", Evidence.BOUNDED,
                        Scope.of(3, [alpha_smt]))
     values["no mechanism implements both (z3)"] = "unsat"
     grid = [["", ""] for _ in order]
