@@ -23,12 +23,15 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from udpm import expectations
+from udpm.certificates import export_certificates
 from udpm.claims import Context, Status, catalog, load_checkers, run_claim, select
 from udpm.errors import HarnessError
 from udpm.report import PAPERS, Outcome, document, errata_markdown, problems_of, summary
 from udpm.tables import PAPER_TABLES
 
 ERRATA_MD = PAPER_TABLES / "ERRATA.md"
+ROOT = PAPER_TABLES.parent
+CERTIFICATES = ROOT / "build" / "certificates"
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -119,8 +122,13 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         expectations.atomic_write(args.json, document(outcomes, run_info))
         print(f"wrote {args.json}")
+    certificates = export_certificates({o.claim.id: o.result for o in outcomes}, CERTIFICATES)
+    print(f"exported {len(certificates)} certificate file(s) to {CERTIFICATES.relative_to(ROOT)}/")
     if full_run:
         expectations.atomic_write(ERRATA_MD, errata_markdown(outcomes))
+        from experiments.figures import render_all
+
+        print(f"rendered {len(render_all())} figure(s) to paper_tables/figures/")
         from udpm.notebook import refresh_readme
 
         if refresh_readme(outcomes, run_info):
