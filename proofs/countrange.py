@@ -353,7 +353,9 @@ def thm3_tables_check() -> dict[str, str]:
 
 
 @checks("zlcn2013.thm3")
-def thm3(ctx: Context, x: Vector = xhat, y: Vector = yhat, rows: tuple[int, ...] = (0, 1, 2)) -> Result:
+def thm3(
+    ctx: Context, x: Vector = xhat, y: Vector = yhat, rows: tuple[int, ...] = (0, 1, 2), n_max: int | None = None
+) -> Result:
     """zlcn2013 Theorem 3 (n = 3, theta = (1,2)): no DP joint mechanism t_(mu,i,j) on counts mu = 0, 1, 2 has the
     marginals x-hat (first consumer) and y-hat (second), for every alpha > 1; also for the general n of Lemma 3."""
     alphas = alphas_for(ctx)
@@ -373,7 +375,7 @@ def thm3(ctx: Context, x: Vector = xhat, y: Vector = yhat, rows: tuple[int, ...]
         )
     two = derivation([x, y], F(2), ctx.solver_timeout, rows=(0, 1))
     values["counts 0,1 alone (alpha=2)"] = "a joint mechanism exists" if two else "none"
-    n_max = 5 if ctx.quick else 8
+    n_max = n_max or (5 if ctx.quick else 8)
     general = general_cases(n_max, ALPHAS[:3] if ctx.quick else ALPHAS, ctx.solver_timeout)
     if isinstance(general, str):
         return Result(Status.REFUTED, Evidence.BOUNDED, Scope.of(n_max, ALPHAS), counterexample=general)
@@ -505,11 +507,11 @@ def general_cases(n_max: int, alphas: Sequence[Fraction], timeout_s: float, xf=l
 
 
 @checks("zlcn2013.lemma3")
-def lemma3(ctx: Context, xf=lemma3_x, yf=lemma3_y) -> Result:
+def lemma3(ctx: Context, xf=lemma3_x, yf=lemma3_y, n_max: int | None = None) -> Result:
     """zlcn2013 Lemma 3 and Corollary 2: for 1 <= theta1 < theta2 <= n-1 the printed x and y are legal, each is the
     ONLY optimum of some consumer (found and certified here), x[k-1..k+2] = x-hat, y[k-1..k+2] = y-hat, and no DP
     matrix derives both."""
-    n_max = 6 if ctx.quick else 9
+    n_max = n_max or (5 if ctx.quick else 9)
     alphas = list(ALPHAS)
     values: dict[str, str] = {}
     total = 0
@@ -547,11 +549,11 @@ def lemma3_boundary(timeout_s: float, xf=lemma3_x, yf=lemma3_y) -> dict[str, str
 
 
 @checks("zlcn2013.thm2")
-def thm2(ctx: Context, xf=lemma3_x, yf=lemma3_y) -> Result:
+def thm2(ctx: Context, xf=lemma3_x, yf=lemma3_y, n_max: int | None = None) -> Result:
     """zlcn2013 Theorem 2: for every count-range query that is not a threshold query (1 <= theta1 < theta2 <= n-1)
     there is no universally utility-maximizing DP mechanism: two consumers have unique optima x, y (Lemma 3) that
     no DP matrix derives together (Corollary 2); databases tau_0..tau_n reduce arbitrary mechanisms to this."""
-    n_max = 5 if ctx.quick else 7
+    n_max = n_max or (5 if ctx.quick else 7)
     alphas = list(ALPHAS) if not ctx.quick else list(ALPHAS[:5])
     result = general_cases(n_max, alphas, ctx.solver_timeout, xf, yf)
     if isinstance(result, str):

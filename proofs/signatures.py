@@ -580,51 +580,65 @@ def boundary_data(prop: Property, ctx: Context) -> dict[str, str]:
 
 
 @checks("grs2011.lemma5.3")
-def lemma_5_3(ctx: Context, **variant) -> Result:
+def lemma_5_3(
+    ctx: Context, prop: Property = PROPERTIES["grs2011.lemma5.3"], plan: dict | None = None, **variant
+) -> Result:
     """grs2011 Lemma 5.3: for every feasible X of (4)-(7), (a) no signature column mixes 0 and non-0 entries
     and (b) no signature row is all down/0 or all up/0."""
-    return bounded_signature_claim("grs2011.lemma5.3", ctx, PROPERTIES["grs2011.lemma5.3"], **variant)
+    return bounded_signature_claim("grs2011.lemma5.3", ctx, prop, plan, **variant)
 
 
 @checks("grs2009.lemma5.4")
-def grs2009_lemma_5_4(ctx: Context, **variant) -> Result:
+def grs2009_lemma_5_4(
+    ctx: Context, prop: Property = PROPERTIES["grs2009.lemma5.4"], plan: dict | None = None, **variant
+) -> Result:
     """grs2009 Lemma 5.4: for every feasible mechanism no constraint-matrix row is all down or all up (Z ignored)."""
-    return bounded_signature_claim("grs2009.lemma5.4", ctx, PROPERTIES["grs2009.lemma5.4"], **variant)
+    return bounded_signature_claim("grs2009.lemma5.4", ctx, prop, plan, **variant)
 
 
 @checks("grs2011.lemma5.5")
-def lemma_5_5(ctx: Context, **variant) -> Result:
+def lemma_5_5(
+    ctx: Context, prop: Property = PROPERTIES["grs2011.lemma5.5"], plan: dict | None = None, **variant
+) -> Result:
     """grs2011 Lemma 5.5: every optimal direct mechanism of a full-support, strictly legal user has a unimodal
     signature (every row: downs, at most one S, ups, zeros ignored)."""
-    return bounded_signature_claim("grs2011.lemma5.5", ctx, PROPERTIES["grs2011.lemma5.5"], **variant)
+    return bounded_signature_claim("grs2011.lemma5.5", ctx, prop, plan, **variant)
 
 
 @checks("grs2009.lemma5.5")
-def grs2009_lemma_5_5(ctx: Context, **variant) -> Result:
+def grs2009_lemma_5_5(
+    ctx: Context, prop: Property = PROPERTIES["grs2009.lemma5.5"], plan: dict | None = None, **variant
+) -> Result:
     """grs2009 Lemma 5.5: every row of the constraint matrix of an optimal mechanism is downs, at most one S, ups
     (proved for full-support priors and strictly monotone losses; footnote 3's extension is probed as data)."""
-    return bounded_signature_claim("grs2009.lemma5.5", ctx, PROPERTIES["grs2009.lemma5.5"], **variant)
+    return bounded_signature_claim("grs2009.lemma5.5", ctx, prop, plan, **variant)
 
 
 @checks("grs2011.lemma5.6")
-def lemma_5_6(ctx: Context, **variant) -> Result:
+def lemma_5_6(
+    ctx: Context, prop: Property = PROPERTIES["grs2011.lemma5.6"], plan: dict | None = None, **variant
+) -> Result:
     """grs2011 Lemma 5.6: for optimal mechanisms of full-support strictly legal users (a) the signature rows are
     non-decreasing in #down and (b) a strictly unimodal row i < n-1 is followed by a larger row or a row with S."""
-    return bounded_signature_claim("grs2011.lemma5.6", ctx, PROPERTIES["grs2011.lemma5.6"], **variant)
+    return bounded_signature_claim("grs2011.lemma5.6", ctx, prop, plan, **variant)
 
 
 @checks("grs2009.lemma5.6")
-def grs2009_lemma_5_6(ctx: Context, **variant) -> Result:
+def grs2009_lemma_5_6(
+    ctx: Context, prop: Property = PROPERTIES["grs2009.lemma5.6"], plan: dict | None = None, **variant
+) -> Result:
     """grs2009 Lemma 5.6: row i+1 of the constraint matrix has at least one more down than row i, or, if it has an
     S, at least as many (optimal mechanisms, full-support prior, strictly monotone loss)."""
-    return bounded_signature_claim("grs2009.lemma5.6", ctx, PROPERTIES["grs2009.lemma5.6"], **variant)
+    return bounded_signature_claim("grs2009.lemma5.6", ctx, prop, plan, **variant)
 
 
 @checks("grs2009.cor5.7")
-def grs2009_corollary_5_7(ctx: Context, **variant) -> Result:
+def grs2009_corollary_5_7(
+    ctx: Context, prop: Property = PROPERTIES["grs2009.cor5.7"], plan: dict | None = None, **variant
+) -> Result:
     """grs2009 Corollary 5.7: #S >= #Z-columns, checked as stated for EVERY optimal mechanism (not only vertices)
     of a full-support strictly legal user; grs2011 Lemma 5.8 gives the other inequality at vertices."""
-    res = bounded_signature_claim("grs2009.cor5.7", ctx, PROPERTIES["grs2009.cor5.7"], **variant)
+    res = bounded_signature_claim("grs2009.cor5.7", ctx, prop, plan, **variant)
     if res.status is Status.VERIFIED and not variant:
         # The reverse inequality (grs2011 Lemma 5.8) needs the vertex hypothesis: a non-vertex optimum with #S > #Z.
         cex = None
@@ -641,10 +655,12 @@ def grs2009_corollary_5_7(ctx: Context, **variant) -> Result:
 
 
 @checks("grs2011.lemma5.8")
-def lemma_5_8(ctx: Context, **variant) -> Result:
+def lemma_5_8(
+    ctx: Context, prop: Property = PROPERTIES["grs2011.lemma5.8"], plan: dict | None = None, **variant
+) -> Result:
     """grs2011 Lemma 5.8: every optimal vertex mechanism of a full-support strictly legal user has #S entries
     <= #zero columns."""
-    res = bounded_signature_claim("grs2011.lemma5.8", ctx, PROPERTIES["grs2011.lemma5.8"], **variant)
+    res = bounded_signature_claim("grs2011.lemma5.8", ctx, prop, plan, **variant)
     if res.status is Status.VERIFIED and not variant:
         n, a = 3, F(1, 2)
         cex, _ = search(n, a, PROPERTIES["grs2011.lemma5.8"], ctx.solver_timeout, optimal=False)
@@ -654,23 +670,29 @@ def lemma_5_8(ctx: Context, **variant) -> Result:
 
 
 @checks("grs2009.lemma5.8")
-def grs2009_lemma_5_8(ctx: Context, **variant) -> Result:
+def grs2009_lemma_5_8(
+    ctx: Context, prop: Property = PROPERTIES["grs2009.lemma5.8"], plan: dict | None = None, **variant
+) -> Result:
     """grs2009 Lemma 5.8: at an optimal vertex (full-support prior, strictly monotone loss) #S = #Z-columns."""
-    return bounded_signature_claim("grs2009.lemma5.8", ctx, PROPERTIES["grs2009.lemma5.8"], **variant)
+    return bounded_signature_claim("grs2009.lemma5.8", ctx, prop, plan, **variant)
 
 
 @checks("grs2011.lemma5.9")
-def lemma_5_9(ctx: Context, **variant) -> Result:
+def lemma_5_9(
+    ctx: Context, prop: Property = PROPERTIES["grs2011.lemma5.9"], plan: dict | None = None, **variant
+) -> Result:
     """grs2011 Lemma 5.9: the signature of every optimal vertex of a full-support strictly legal user satisfies
     (P1) single-peaked non-zero columns, (P2) no incline first / no decline last, (P3) incline growth by one."""
-    return bounded_signature_claim("grs2011.lemma5.9", ctx, PROPERTIES["grs2011.lemma5.9"], **variant)
+    return bounded_signature_claim("grs2011.lemma5.9", ctx, prop, plan, **variant)
 
 
 @checks("grs2009.lemma5.9")
-def grs2009_lemma_5_9(ctx: Context, **variant) -> Result:
+def grs2009_lemma_5_9(
+    ctx: Context, prop: Property = PROPERTIES["grs2009.lemma5.9"], plan: dict | None = None, **variant
+) -> Result:
     """grs2009 Lemma 5.9: at an optimal vertex the i-th non-Z column is up in rows 0..i-1+S_(i-1), S in the next
     s_i rows and down below."""
-    return bounded_signature_claim("grs2009.lemma5.9", ctx, PROPERTIES["grs2009.lemma5.9"], **variant)
+    return bounded_signature_claim("grs2009.lemma5.9", ctx, prop, plan, **variant)
 
 
 # --- grs2011 Lemma 5.4: the signature and the binding set determine each other -------------------
@@ -787,8 +809,8 @@ def remap_check(n: int, a: Fraction, sig: Signature, remap: Callable[[Signature]
     return None
 
 
-def _remap_claim(ctx: Context, prop: Property, signatures, remap, brute_n: int) -> Result:
-    plan = scope_plan(ctx)
+def _remap_claim(ctx: Context, prop: Property, signatures, remap, brute_n: int, plan: dict | None = None) -> Result:
+    plan = plan or scope_plan(ctx)
     values: dict[str, str] = {}
     for n in range(1, min(brute_n, max(plan.values())) + 1):
         listed = sorted(render(s) for s in signatures(n))
@@ -820,10 +842,12 @@ def _remap_claim(ctx: Context, prop: Property, signatures, remap, brute_n: int) 
 
 
 @checks("grs2011.lemma5.10")
-def lemma_5_10(ctx: Context, remap: Callable[[Signature], list[int]] = remap_from_signature) -> Result:
+def lemma_5_10(
+    ctx: Context, remap: Callable[[Signature], list[int]] = remap_from_signature, plan: dict | None = None
+) -> Result:
     """grs2011 Lemma 5.10: every optimal vertex of a full-support strictly legal user is Y o T for the deterministic
     remap Y sending a_k..b_k to the k-th non-zero column (udpm.signatures.remap_from_signature)."""
-    return _remap_claim(ctx, PROPERTIES["grs2011.lemma5.9"], interval_signatures, remap, brute_n=2)
+    return _remap_claim(ctx, PROPERTIES["grs2011.lemma5.9"], interval_signatures, remap, brute_n=2, plan=plan)
 
 
 def grs2009_form_signatures(n: int):
@@ -863,10 +887,12 @@ def grs2009_remap(sig: Signature) -> list[int]:
 
 
 @checks("grs2009.lemma5.11")
-def grs2009_lemma_5_11(ctx: Context, remap: Callable[[Signature], list[int]] = grs2009_remap) -> Result:
+def grs2009_lemma_5_11(
+    ctx: Context, remap: Callable[[Signature], list[int]] = grs2009_remap, plan: dict | None = None
+) -> Result:
     """grs2009 Lemma 5.11: for the constraint matrix C of an optimal vertex, the map i+S_(i-1)..i+S_i -> k_i applied
     to G induces a mechanism with constraint matrix C (hence, by Observation 5.3, the vertex itself)."""
-    return _remap_claim(ctx, PROPERTIES["grs2009.lemma5.9"], grs2009_form_signatures, remap, brute_n=2)
+    return _remap_claim(ctx, PROPERTIES["grs2009.lemma5.9"], grs2009_form_signatures, remap, brute_n=2, plan=plan)
 
 
 def grs2009_lemma510_column(n: int, lo: int, hi: int) -> list[str]:
