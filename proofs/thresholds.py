@@ -33,6 +33,7 @@ import z3
 from udpm import linalg
 from udpm.claims import Context, Evidence, Result, Scope, Status, checks, exact_values, refuted
 from udpm.conventions import alpha_from_zlcn2013, alpha_to_zlcn2013
+from udpm.errors import CertificationFailed
 from udpm.mechanisms import truncated_geometric_zlcn2013
 from udpm.remaps import transformation_vector
 from udpm.smt import decide
@@ -265,6 +266,34 @@ def _legal(z: Sequence[Fraction]) -> str | None:
     return None if all(0 <= v <= 1 for v in z) else "z leaves [0, 1]"
 
 
+def endpoint_failure(n: int, rec: Recurrence, ps: Sequence[Piece], timeout: float) -> str | None:
+    """On every piece, at both ends: t = M^-1 z certified (M t = z) and 0 <= t_i <= 1 for all a; else a witness."""
+    for k, pc in enumerate(ps):
+        for beta in (pc.lo, pc.hi):
+            z = [_val(cd, beta) for cd in pc.z]
+            t = m_inverse_apply(z)
+            if not certify(t, z):
+                raise CertificationFailed(f"M t = z failed for n={n}, piece {k}")
+            for i, ti in enumerate(t):
+                for what, f in (("t_i >= 0", ti), ("t_i <= 1", ONE - ti)):
+                    if not nonneg_on_unit(f, timeout):
+                        al = next((g for g in GRID if f.at(g) < 0), None)
+                        at = (f"e.g. at zlcn alpha={alpha_to_zlcn2013(al)}: t_{i} = {ti.at(al)}"
+                              if al is not None else f"t_{i} = {ti.in_zlcn()} (z3 found an alpha)")
+                        return (f"n={n}, recurrence {rec.name}, piece {k} endpoint beta = {beta.in_zlcn()}: "
+                                f"{what} fails for i={i}, {at}")
+    return None
+
+
+def symbolic_reach(n: int, rec: Recurrence, timeout: float) -> int:
+    """The symbolic proof of Theorem 7 for one n (benchmarks): the number of pieces; raises on failure."""
+    ps = pieces(n, rec, timeout)
+    cex = endpoint_failure(n, rec, ps, timeout)
+    if cex:
+        raise CertificationFailed(cex)
+    return len(ps)
+
+
 @checks("zlcn2013.thm7")
 def threshold_universality(ctx: Context, recurrences: Sequence[Recurrence] = (EQ2, EQ3)) -> Result:
     """zlcn2013 Theorem 7 and Corollary 3 (with Theorem 6): for every vector z satisfying recurrence (2)
@@ -286,21 +315,9 @@ def threshold_universality(ctx: Context, recurrences: Sequence[Recurrence] = (EQ
             except Undecided as exc:
                 return Result(Status.VERIFIED, Evidence.BOUNDED, Scope.of(n_max, map(str, ZLCN_ALPHAS)),
                               notes=f"rational sweep passed; symbolic pieces undecided for {rec.name}, n={n}: {exc}")
-            for k, pc in enumerate(ps):
-                for beta in (pc.lo, pc.hi):
-                    z = [_val(cd, beta) for cd in pc.z]
-                    t = m_inverse_apply(z)
-                    if not certify(t, z):
-                        return Result(Status.ERROR, notes=f"M t = z failed for n={n}, piece {k}")
-                    for i, ti in enumerate(t):
-                        for what, f in (("t_i >= 0", ti), ("t_i <= 1", ONE - ti)):
-                            if not nonneg_on_unit(f, ctx.solver_timeout):
-                                al = next((g for g in GRID if f.at(g) < 0), None)
-                                at = (f"e.g. at zlcn alpha={alpha_to_zlcn2013(al)}: t_{i} = {ti.at(al)}"
-                                      if al is not None else f"t_{i} = {ti.in_zlcn()} (z3 found an alpha)")
-                                return refuted(
-                                    f"n={n}, recurrence {rec.name}, piece {k} endpoint beta = {beta.in_zlcn()}: "
-                                    f"{what} fails for i={i}, {at}", Evidence.BOUNDED, Scope.of(n, [SYMBOLIC]))
+            cex = endpoint_failure(n, rec, ps, ctx.solver_timeout)
+            if cex:
+                return refuted(cex, Evidence.BOUNDED, Scope.of(n, [SYMBOLIC]))
             if n == 3:
                 ends = [pc.hi for pc in ps]
                 z_mid = [_val(cd, (ps[1].lo + ps[1].hi) / R.of(2)) for cd in ps[1].z]
