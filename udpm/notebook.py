@@ -210,21 +210,39 @@ def _one_line(x: object) -> str:
 
 def export_html(nb: object) -> str:
     """One self-contained HTML page: nbconvert's ``basic`` body (outputs only) inside a fixed page with inline CSS."""
+    import nbconvert
     from nbconvert import HTMLExporter
     from traitlets.config import Config
 
     config = Config()
     config.TagRemovePreprocessor.remove_cell_tags = {"parameters", "injected-parameters"}
     config.TagRemovePreprocessor.enabled = True
-    exporter = HTMLExporter(
-        config=config,
-        template_name="basic",
-        exclude_input=True,
-        exclude_input_prompt=True,
-        exclude_output_prompt=True,
-        anchor_link_text="¶",
-    )
-    body, _ = exporter.from_notebook_node(nb)
+    # nbconvert's templates are data files under <prefix>/share/jupyter; name the prefix nbconvert was installed
+    # into as well, for interpreters whose sys.prefix differs from it (a --user install, a venv sharing packages).
+    from jupyter_core.paths import jupyter_path
+
+    installed = Path(nbconvert.__file__).resolve().parents[4] / "share" / "jupyter"
+    searched = [Path(d).resolve() for d in jupyter_path()]
+    saved = os.environ.get("JUPYTER_PATH")
+    if (installed / "nbconvert" / "templates").is_dir() and installed not in searched:
+        os.environ["JUPYTER_PATH"] = os.pathsep.join(x for x in (str(installed), saved) if x)
+    try:
+        exporter = HTMLExporter(
+            config=config,
+            template_name="basic",
+            exclude_input=True,
+            exclude_input_prompt=True,
+            exclude_output_prompt=True,
+            anchor_link_text="¶",
+        )
+        body, _ = exporter.from_notebook_node(nb)
+    except Exception as exc:  # a missing template, a broken output: one line, no traceback
+        raise ReportFailed(f"nbconvert could not export the report: {type(exc).__name__}: {_one_line(exc)}") from None
+    finally:
+        if saved is None:
+            os.environ.pop("JUPYTER_PATH", None)
+        else:
+            os.environ["JUPYTER_PATH"] = saved
     page = _PAGE.format(css=_CSS, body=body.strip())
     problems = external_references(page)
     if problems:
