@@ -24,6 +24,7 @@ import sympy as sp
 import z3
 
 from udpm import linalg
+from udpm.certificates import to_certificate
 from udpm.certify import solve
 from udpm.claims import Context, Evidence, Result, Scope, Status, checks, exact_values, refuted
 from udpm.privacy import dp_violations
@@ -45,6 +46,11 @@ HALF = F(1, 2)
 SMALL_EPS = F(1, 100)
 ALPHAS = (F(1, 4), F(1, 2), F(2, 3))
 SPACES = ((2, 2, (1,)), (2, 3, (1,)), (3, 2, (1,)), (3, 2, (1, 2)))
+
+
+def certificate_of(summary: dict, certs: list) -> dict:
+    """Result.certificate: a few representative exact LP certificates (udpm.certificates format)."""
+    return {"summary": summary, "lps": [to_certificate(c, label) for label, c in certs]}
 
 
 # ---------------------------------------------------------------- Propositions 6.1 / 6.2
@@ -93,6 +99,7 @@ def averaging_check(ctx: Context, claim: str, alpha_claimed: Fraction | None) ->
     rng = ctx.rng(claim)
     spaces = SPACES if ctx.quick else (*SPACES, (2, 4, (1,)), (3, 3, (1,)), (4, 2, (1, 3)))
     trials = lps = 0
+    certs: list = []
     for dom, n, pred in spaces:
         space = DatabaseSpace.of(dom, n, pred)
         for _ in range(3 if ctx.quick else 10):
@@ -104,6 +111,8 @@ def averaging_check(ctx: Context, claim: str, alpha_claimed: Fraction | None) ->
             db = solve(worst_extension_lp(space, prior, loss, a), timeout_s=ctx.solver_timeout)
             obl = solve(bayesian_lp(BayesianUser.of(prior, loss), ac), timeout_s=ctx.solver_timeout)
             lps += 2
+            if not certs:
+                certs = [("database-level (9)", db), ("oblivious (3)-(7)", obl)]
             if db.objective != obl.objective:
                 return refuted(f"{where}: database-level optimum of (9) {db.objective} != oblivious optimum "
                                f"{obl.objective} at alpha={ac}", Evidence.BOUNDED, Scope.of(n, [a]),
@@ -123,6 +132,7 @@ def averaging_check(ctx: Context, claim: str, alpha_claimed: Fraction | None) ->
     return Result(
         Status.VERIFIED, Evidence.BOUNDED, Scope.of(max(s[1] for s in spaces), ALPHAS, trials),
         exact_values(mechanisms_averaged=trials, certified_lps=lps, database_spaces=len(spaces)),
+        certificate=certificate_of({"certified LPs": lps}, certs),
         notes="D^n with |D| in {2, 3, 4}, predicates with 1 or 2 values, Hamming neighbours; legal and arbitrary "
         "losses, priors with zeros; the database-level LP optimum of (9) equals the oblivious LP optimum (both "
         "certified); averaging the LP optimum and random alpha-DP database mechanisms keeps alpha-DP and never "
@@ -326,6 +336,9 @@ def appendix_c(ctx: Context, eps: Fraction = SMALL_EPS, alpha_smt: Fraction = HA
         if extra.status is Status.ERRATUM:
             res.status = Status.ERRATUM
             res.errata += extra.errata
+    lps = [(f"user {u} at eps={eps}", optimum(eps, u, ctx)) for u in (1, 2)]
+    lps += [(f"user {u} at eps={eps}, delta=1/2", optimum(eps, u, ctx, F(1, 2))) for u in (1, 2)]
+    res.certificate = certificate_of({"eps": str(eps)}, lps)
     res.notes = "optima certified exactly (udpm.certify, uniqueness over all 8 databases); the eps range is exact; " \
                 "z3 proves that no 1/2-DP mechanism on D^3 can be remapped to both figures"
     return res
@@ -435,6 +448,8 @@ def theorem_6_3(ctx: Context, eps: Fraction = SMALL_EPS, alpha_smt: Fraction = H
         if extra.status is Status.ERRATUM:
             res.status = Status.ERRATUM
             res.errata += extra.errata
+    lps = [(f"user {u} at eps={eps}", optimum(eps, u, ctx)) for u in (1, 2)]
+    res.certificate = certificate_of({"eps": str(eps)}, lps)
     res.notes = "Figure 4 = certified unique optimum (uniqueness over all 8 databases), eps range exact; Figure 5 " \
                 "regenerated from Lemma 6.4 (entries compared as exact expressions in delta_k); the inequalities " \
                 "from the two-row DP bound; z3 proves no 1/2-DP mechanism implements both users' optima"
