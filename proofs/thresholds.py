@@ -294,6 +294,52 @@ def symbolic_reach(n: int, rec: Recurrence, timeout: float) -> int:
     return len(ps)
 
 
+def theorem7_all_n() -> tuple[bool, list[str]]:
+    """All n: t = M^-1 z on every piece, from the closed form of (2) (zlcn2013.eq2, proved for all n).
+
+    On the piece with kink k (z_mu = v a^(k-mu) for mu <= k, z_mu = 1 - (1-v) a^(mu-k) for mu >= k, v = A^k beta;
+    v in [a/(1+a), 1/(1+a)] for 0 < k < n, [a/(1+a), 1] for k = 0, [0, 1/(1+a)] for k = n) and with
+    M^-1 = S^-1 Tri/(1-a) (gs2010 Lemma 2), every t_i is one of seven symbolic cases (p >= 0 a distance):
+    0, 1, or linear in v with values 0 and 1 at the two ends of v's interval.  So t is a threshold
+    transformation (0, .., 0, t_k, 1, .., 1) with t_k in [0, 1].  (3) is the mirror: if psi obeys (2) then
+    1 - psi obeys (3), and M^-1 (1 - z) = 1 - M^-1 z because M is stochastic.
+    """
+    a, v = a_sym, sp.Symbol("v", nonnegative=True)
+    p = sp.Symbol("p", integer=True, nonnegative=True)
+    grow = lambda j: v * a**j  # noqa: E731  z_(k-j)
+    sat = lambda j: 1 - (1 - v) * a**j  # noqa: E731  z_(k+j)
+    inner = lambda x1, x2, x3: ((1 + a**2) * x2 - a * (x1 + x3)) / (1 - a) ** 2  # noqa: E731
+    edge = lambda x_end, x_next: (x_end - a * x_next) / (1 - a)  # noqa: E731
+    lo_mid, hi_mid = a / (1 + a), 1 / (1 + a)
+    cases = [  # (name, t_i, expected, v-interval or None)
+        ("interior i = k-1-p", inner(grow(p + 2), grow(p + 1), grow(p)), 0, None),
+        ("interior i = k+1+p", inner(sat(p), sat(p + 1), sat(p + 2)), 1, None),
+        ("interior i = k, 0 < k < n", inner(grow(1), grow(0), sat(1)), None, (lo_mid, hi_mid)),
+        ("i = 0, k = 1+p", edge(grow(p + 1), grow(p)), 0, None),
+        ("i = 0, k = 0", edge(sat(0), sat(1)), None, (lo_mid, 1)),
+        ("i = n, k = n-1-p", edge(sat(p + 1), sat(p)), 1, None),
+        ("i = n, k = n", edge(grow(0), grow(1)), None, (0, hi_mid)),
+    ]
+    out, ok = [], True
+    for name, t, want, interval in cases:
+        t = sp.simplify(sp.powsimp(sp.expand(t), force=True))
+        if want is not None:
+            good = sp.simplify(t - want) == 0
+            out.append(f"{name}: t = {t}")
+        else:
+            ends = [sp.simplify(t.subs(v, e)) for e in interval]
+            good = sp.Poly(t, v).degree() <= 1 and ends == [0, 1]
+            out.append(f"{name}: t = {sp.factor(t)}, 0 -> 1 over v in [{interval[0]}, {interval[1]}]")
+        ok = ok and good
+    psi = sp.Symbol("psi")
+    A = A_SYM
+    lhs = [1 - A * psi, 1 - (A - 1 + psi) / A]  # 1 - the two branches of (2) at psi
+    rhs = [1 - A + A * (1 - psi), (1 - psi) / A]  # the two branches of (3) at 1 - psi
+    mirror_ok = all(sp.simplify(x - y) == 0 for x, y in zip(lhs, rhs))
+    out.append(f"(3) mirrors (2): 1 - min(branches of (2))(psi) = max(branches of (3))(1 - psi): {mirror_ok}")
+    return ok and mirror_ok, out
+
+
 @checks("zlcn2013.thm7")
 def threshold_universality(ctx: Context, recurrences: Sequence[Recurrence] = (EQ2, EQ3)) -> Result:
     """zlcn2013 Theorem 7 and Corollary 3 (with Theorem 6): for every vector z satisfying recurrence (2)
@@ -324,13 +370,19 @@ def threshold_universality(ctx: Context, recurrences: Sequence[Recurrence] = (EQ
                 shapes[f"{rec.name} n=3 piece ends"] = ", ".join(e.in_zlcn() for e in ends)
                 shapes[f"{rec.name} n=3 t at mid of piece 1"] = ", ".join(v.in_zlcn() for v in m_inverse_apply(z_mid))
             shapes[f"{rec.name} pieces"] = "n+1" if len(ps) == n + 1 else f"{len(ps)} at n={n}"
-    return Result(
-        Status.VERIFIED, Evidence.BOUNDED, scope, exact_values(**shapes),
-        notes=(f"symbolic in alpha for every n = 1..{n_max}: pieces of beta derived from the recurrence, "
-               f"0 <= t <= 1 at both ends of every piece (t linear in beta there), M t = z certified as rational "
-               f"functions; plus an exact sweep at zlcn alpha in {', '.join(map(str, ZLCN_ALPHAS))}.  "
-               "Corollary 3 adds nothing to check: (2) does not depend on theta, so the same M serves all thresholds."),
-    )
+    all_n, cases = theorem7_all_n() if tuple(recurrences) == (EQ2, EQ3) else (False, [])
+    bounded_note = (f"symbolic in alpha for every n = 1..{n_max}: pieces of beta derived from the recurrence, "
+                    f"0 <= t <= 1 at both ends of every piece (t linear in beta there), M t = z certified as "
+                    f"rational functions; plus an exact sweep at zlcn alpha in {', '.join(map(str, ZLCN_ALPHAS))}.  "
+                    "Corollary 3 adds nothing to check: (2) does not depend on theta, so the same M serves all "
+                    "thresholds.")
+    if all_n:
+        shapes.update({f"all-n case {i + 1}": c for i, c in enumerate(cases)})
+        return Result(Status.PROVED, Evidence.ALL_N, Scope.of(alphas=[SYMBOLIC]), exact_values(**shapes),
+                      notes=("all n: seven symbolic cases of t = M^-1 z on the closed form of (2) (zlcn2013.eq2, "
+                             "proved for all n) with M^-1 from gs2010 Lemma 2 (proofs/determinants), and (3) as the "
+                             "mirror of (2).  Bounded cross-check: " + bounded_note))
+    return Result(Status.VERIFIED, Evidence.BOUNDED, scope, exact_values(**shapes), notes=bounded_note)
 
 
 # --- zlcn2013 (2), (3) and the closed form of psi1 -------------------------------------------

@@ -11,9 +11,9 @@ CTX = Context(quick=True)
 A = th.A_SYM
 
 
-def test_thm7_verified_symbolically():
+def test_thm7_proved():
     r = th.threshold_universality(CTX)
-    assert r.status is Status.VERIFIED
+    assert r.status is Status.PROVED and r.values["all-n case 1"] == "interior i = k-1-p: t = 0"
     assert r.values["(2) pieces"] == "n+1" and r.values["(2) n=3 t at mid of piece 1"] == "0, 0, 1/2, 1"
 
 
@@ -51,3 +51,8 @@ def test_eq2_off_by_one_exponent_refuted():
 def test_sign_certificate():
     x = th.R.of(th.X)
     assert th.nonneg_on_unit(th.ONE - x, 5) and not th.nonneg_on_unit(x - th.R.of(th.P([1]), th.P([2])), 5)
+
+
+def test_thm7_only_one_recurrence_is_bounded():
+    r = th.threshold_universality(CTX, recurrences=(th.EQ2,))
+    assert r.status is Status.VERIFIED and r.scope.n_max == 5
