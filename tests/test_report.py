@@ -315,3 +315,23 @@ def test_readme_without_markers_is_an_error(tmp_path):
 def test_the_real_readme_has_the_markers():
     text = (ROOT / "README.md").read_text()
     assert text.count(notebook.README_START) == 1 and text.count(notebook.README_END) == 1
+
+
+def test_figures_are_embedded_beside_printed_values_and_missing_ones_noted(tmp_path):
+    figures, printed = tmp_path / "figures", tmp_path / "printed"
+    figures.mkdir()
+    printed.mkdir()
+    (figures / "grs2011_fig3.png").write_bytes(b"\x89PNG\r\n\x1a\n" + b"\0" * 300)
+    items = {
+        "fig3a": {"where": "Figure 3(a)", "values": [["2/3", "0"], ["1/3", "0"]]},
+        "fig30": {"where": "x", "values": "9"},
+    }
+    (printed / "grs2011.json").write_text(json.dumps({"paper": "grs2011", "items": items}))
+    doc = doc_of({"id": "grs2011.fig3", "status": "reproduced"}, {"id": "grs2011.fig1a", "status": "reproduced"})
+    page = notebook.figures_html(doc, figures, printed)
+    assert 'id="figure-grs2011_fig3"' in page and 'src="data:image/png;base64,iVBORw0KGgo' in page
+    assert "Figure 3(a)" in page and "<code>2/3</code>" in page and "fig30" not in page  # fig3 is not fig30
+    assert 'No regenerated picture for <a href="#grs2011.fig1a">' in page
+    assert "grs2011.fig3</a>;" not in page  # the pictured claim is not listed as missing
+    empty = notebook.figures_html(doc, tmp_path / "none", printed)
+    assert "No regenerated figures found" in empty and "<img" not in empty

@@ -631,12 +631,8 @@ def figures_html(doc: Mapping, figures_dir: str | os.PathLike, printed_dir: str 
     """Each regenerated figure PNG beside the printed values of its item and the status of its claim."""
     fdir = Path(figures_dir)
     pngs = sorted(fdir.glob("*.png")) if fdir.is_dir() else []
-    if not pngs:
-        return (
-            '<p class="note">No regenerated figures found in paper_tables/figures/ (they are written by '
-            "<code>python -m experiments.figures</code>); the printed values are in the claim cards.</p>"
-        )
     claims = {c["id"]: c for c in doc["claims"]}
+    pictured: set[str] = set()
     out = []
     for png in pngs:
         found = figure_item(png.name)
@@ -645,6 +641,7 @@ def figures_html(doc: Mapping, figures_dir: str | os.PathLike, printed_dir: str 
         if found:
             paper, item = found
             ids = [cid for cid in claims if cid == f"{paper}.{item}" or cid.startswith(f"{paper}.{item}")]
+            pictured.update(ids)
             if ids:
                 caption += " — " + ", ".join(f"{claim_link(i)} {badge(claims[i]['status'])}" for i in ids)
             items = _printed_items(Path(printed_dir), paper, item)
@@ -653,6 +650,18 @@ def figures_html(doc: Mapping, figures_dir: str | os.PathLike, printed_dir: str 
         out.append(
             f'<div class="pair">{png_html(png.read_bytes(), f"figure-{png.stem}", caption, png.stem)}'
             f"<div>{side}</div></div>"
+        )
+    if not pngs:
+        out.append(
+            '<p class="note">No regenerated figures found in paper_tables/figures/ (they are written by '
+            "<code>python -m experiments.figures</code>).</p>"
+        )
+    missing = [cid for cid in claims if re.match(r"fig\d", cid.partition(".")[2]) and cid not in pictured]
+    if missing:
+        out.append(
+            '<p class="note">No regenerated picture for '
+            + ", ".join(claim_link(cid) for cid in missing)
+            + "; their printed and exact values are in the claim cards.</p>"
         )
     return "".join(out)
 
