@@ -34,7 +34,7 @@ from udpm.programs_countrange import (
     satisfies_rows,
 )
 from udpm.remaps import transformation_vector
-from udpm.smt import decide
+from udpm.smt import decide, model_value
 from udpm.users import CountRangeConsumer, is_legal_function
 
 ALPHAS_Z = (Fraction(101, 100), Fraction(3, 2), Fraction(2), Fraction(10))  # zlcn2013's alpha > 1
@@ -110,8 +110,9 @@ def arrangement_points(n: int, A: Fraction) -> list[tuple[Fraction, Fraction]]:
     return sorted(pts)
 
 
-def two_variable_minimum(c: CountRangeConsumer, A: Fraction, condition5: bool, pts=None, flip5: bool = False,
-                         use_psi2: bool = True):
+def two_variable_minimum(
+    c: CountRangeConsumer, A: Fraction, condition5: bool, pts=None, flip5: bool = False, use_psi2: bool = True
+):
     """min over (beta1, beta2) of err(min{psi1, psi2}) (optionally subject to (5)), with its argmin.
     ``flip5`` reverses both inequalities of (5) and ``use_psi2=False`` drops psi2 (false variants)."""
     n = c.n
@@ -163,8 +164,12 @@ def legal_region(ctx: Context, drop: str = "") -> Result:
             p = legal_function_lp(c, 2, drop)
             for phi in itertools.islice(itertools.product(grid, repeat=n + 1), 0, None, 7):
                 if p.error(phi) != c.weighted_error(phi):
-                    return refuted(f"{consumer_text(c)}: LP objective {p.error(phi)} != err {c.weighted_error(phi)}"
-                                   f" at phi={fmt(phi)}", Evidence.BOUNDED, Scope.of(n, [2]))
+                    return refuted(
+                        f"{consumer_text(c)}: LP objective {p.error(phi)} != err {c.weighted_error(phi)}"
+                        f" at phi={fmt(phi)}",
+                        Evidence.BOUNDED,
+                        Scope.of(n, [2]),
+                    )
     return Result(
         Status.VERIFIED,
         Evidence.BOUNDED,
@@ -199,8 +204,12 @@ def min_of_recurrences(ctx: Context, flip5: bool = False) -> Result:
         best = two_variable_minimum(c, A, True, pts, flip5=flip5)
         if best is None or best[0] != opt:
             got = "no admissible (beta1, beta2)" if best is None else f"{best[0]} at beta=({best[1]}, {best[2]})"
-            return refuted(f"n={n}, alpha={A}, {consumer_text(c)}: LP optimum {opt}, best min{{psi1,psi2}}: {got}",
-                           Evidence.SAMPLED, Scope.of(n_max, ALPHAS_Z, len(cases)), lp_optimum=opt)
+            return refuted(
+                f"n={n}, alpha={A}, {consumer_text(c)}: LP optimum {opt}, best min{{psi1,psi2}}: {got}",
+                Evidence.SAMPLED,
+                Scope.of(n_max, ALPHAS_Z, len(cases)),
+                lp_optimum=opt,
+            )
     n, A = 3, ALPHAS_Z[2]
     c = CountRangeConsumer.of([1] * 4, [F(1, 4)] * 4, 1, 2)
     e, b1, b2, phi = two_variable_minimum(c, A, True)
@@ -209,8 +218,7 @@ def min_of_recurrences(ctx: Context, flip5: bool = False) -> Result:
         Status.TESTED,
         Evidence.SAMPLED,
         Scope.of(n_max, ALPHAS_Z, len(cases)),
-        exact_values(consumers=len(cases), example_error=e, example_beta1=b1, example_beta2=b2,
-                     example_phi=fmt(phi)),
+        exact_values(consumers=len(cases), example_error=e, example_beta1=b1, example_beta2=b2, example_phi=fmt(phi)),
         certificate=certificate_of({"consumers": len(cases)}, [("uniform consumer, n=3, theta=(1,2), alpha=2", cert)]),
         notes="every (theta1, theta2) with 0 <= theta1 < theta2 <= n and every threshold; uniform and random "
         "consumers (zeros in omega, rho); LP optimum certified; (beta1, beta2) minimum exact over the arrangement",
@@ -228,11 +236,18 @@ def two_variables(ctx: Context, use_psi2: bool = True) -> Result:
         _, _, opt = lp_optimum(c, A, ctx)
         best = two_variable_minimum(c, A, False, cache.setdefault((n, A), arrangement_points(n, A)), use_psi2=use_psi2)
         if best[0] != opt:
-            return refuted(f"n={n}, alpha={A}, {consumer_text(c)}: LP optimum {opt}, two-variable minimum {best[0]}",
-                           Evidence.SAMPLED, Scope.of(n_max, ALPHAS_Z, len(cases)))
-    return Result(Status.TESTED, Evidence.SAMPLED, Scope.of(n_max, ALPHAS_Z, len(cases)),
-                  exact_values(consumers=len(cases)),
-                  notes="two-variable minimum computed exactly over the arrangement vertices; LP optimum certified")
+            return refuted(
+                f"n={n}, alpha={A}, {consumer_text(c)}: LP optimum {opt}, two-variable minimum {best[0]}",
+                Evidence.SAMPLED,
+                Scope.of(n_max, ALPHAS_Z, len(cases)),
+            )
+    return Result(
+        Status.TESTED,
+        Evidence.SAMPLED,
+        Scope.of(n_max, ALPHAS_Z, len(cases)),
+        exact_values(consumers=len(cases)),
+        notes="two-variable minimum computed exactly over the arrangement vertices; LP optimum certified",
+    )
 
 
 def one_variable_minimum(c: CountRangeConsumer, A: Fraction, rec):
@@ -257,19 +272,32 @@ def threshold_recurrence(ctx: Context, swap: bool = False) -> Result:
                 rec = psi2 if rec is psi1 else psi1
             for k in range(per + 1):
                 A = ALPHAS_Z[k % len(ALPHAS_Z)]
-                c = (CountRangeConsumer.of([1] * (n + 1), [F(1, n + 1)] * (n + 1), t1, t2) if k == 0
-                     else random_consumer(rng, n, t1, t2))
+                c = (
+                    CountRangeConsumer.of([1] * (n + 1), [F(1, n + 1)] * (n + 1), t1, t2)
+                    if k == 0
+                    else random_consumer(rng, n, t1, t2)
+                )
                 count += 1
                 _, _, opt = lp_optimum(c, A, ctx)
                 e, beta = one_variable_minimum(c, A, rec)
                 if e != opt:
                     name = "(2)" if rec is psi1 else "(3)"
-                    return refuted(f"n={n}, alpha={A}, {consumer_text(c)}: LP optimum {opt}, best function of "
-                                   f"recurrence {name}: {e} at beta={beta}", Evidence.SAMPLED,
-                                   Scope.of(n_max, ALPHAS_Z, count), lp_optimum=opt, recurrence_best=e)
-    return Result(Status.TESTED, Evidence.SAMPLED, Scope.of(n_max, ALPHAS_Z, count), exact_values(consumers=count),
-                  notes="thresholds theta = 0..n (<p,theta,inf>, also written theta2 = n) and <p,0,theta>; "
-                  "uniform and random consumers; one-variable minimum exact over the breakpoints")
+                    return refuted(
+                        f"n={n}, alpha={A}, {consumer_text(c)}: LP optimum {opt}, best function of "
+                        f"recurrence {name}: {e} at beta={beta}",
+                        Evidence.SAMPLED,
+                        Scope.of(n_max, ALPHAS_Z, count),
+                        lp_optimum=opt,
+                        recurrence_best=e,
+                    )
+    return Result(
+        Status.TESTED,
+        Evidence.SAMPLED,
+        Scope.of(n_max, ALPHAS_Z, count),
+        exact_values(consumers=count),
+        notes="thresholds theta = 0..n (<p,theta,inf>, also written theta2 = n) and <p,0,theta>; "
+        "uniform and random consumers; one-variable minimum exact over the breakpoints",
+    )
 
 
 # ---------------------------------------------------------------- x-hat and y-hat
@@ -317,9 +345,14 @@ def unique_optimum(ctx: Context, claim: str, vector, rho_of, theta=(1, 2)) -> Re
         p, cert, opt = lp_optimum(c, A, ctx)
         if list(cert.x) != v or not cert.unique:
             how = "not optimal" if p.error(v) != opt else "optimal but not the only optimum"
-            return refuted(f"alpha={A}, {consumer_text(c)}: {fmt(v)} is {how}; certified optimum {fmt(cert.x)} "
-                           f"(err {opt}, unique={cert.unique})", Evidence.BOUNDED, scope, err_claimed=p.error(v),
-                           optimum=opt)
+            return refuted(
+                f"alpha={A}, {consumer_text(c)}: {fmt(v)} is {how}; certified optimum {fmt(cert.x)} "
+                f"(err {opt}, unique={cert.unique})",
+                Evidence.BOUNDED,
+                scope,
+                err_claimed=p.error(v),
+                optimum=opt,
+            )
         values[f"optimum at alpha={A}"] = fmt(cert.x)
         certs.append((f"{claim} at alpha={A}", cert))
     A = z3.Real("alpha")
@@ -327,15 +360,32 @@ def unique_optimum(ctx: Context, claim: str, vector, rho_of, theta=(1, 2)) -> Re
     v = vector(A)
     rho = rho_of(A)
     legal = decide([A > 1, z3.Not(z3.And(_z3_legal(v, A)))], ctx.solver_timeout)
-    better = decide([A > 1, *_z3_legal(ph, A), _z3_err(ph, rho, *theta) <= _z3_err(v, rho, *theta),
-                     z3.Or([x != y for x, y in zip(ph, v)])], ctx.solver_timeout)
+    better = decide(
+        [
+            A > 1,
+            *_z3_legal(ph, A),
+            _z3_err(ph, rho, *theta) <= _z3_err(v, rho, *theta),
+            z3.Or([x != y for x, y in zip(ph, v)]),
+        ],
+        ctx.solver_timeout,
+    )
     if not legal.unsat or not better.unsat:
-        return refuted("for some alpha > 1 the vector is not legal or not the unique optimum (z3 model found)",
-                       Evidence.ALL_N, scope)
+        model = legal.model if not legal.unsat else better.model
+        return refuted(
+            f"at alpha = {model_value(model, A)} the vector is not legal or not the unique optimum (z3 model)",
+            Evidence.BOUNDED,
+            scope,
+        )
     values["symbolic"] = "z3: unsat for every alpha > 1 (legal; no other legal phi with err <= err(v))"
-    return Result(Status.PROVED, Evidence.ALL_N, scope, values, certificate=certificate_of({}, certs),
-                  notes="n = 3 only (the claim's instance); all alpha > 1 by z3 over the reals, rational alphas also "
-                  "by the certified LP with its uniqueness decision")
+    return Result(
+        Status.VERIFIED,
+        Evidence.BOUNDED,
+        scope,
+        values,
+        certificate=certificate_of({}, certs),
+        notes="the claim's instance n = 3, theta = (1, 2): every alpha > 1 at once by z3 over the reals (symbolic "
+        "alpha), and the rational alphas also by the certified LP with its uniqueness decision",
+    )
 
 
 @checks("zlcn2013.xhat")
@@ -344,20 +394,20 @@ def x_hat_unique(ctx: Context, vector=x_hat, rho_of=uniform_rho) -> Result:
     a/(a+1), 1/(a+1)) is the only optimal legal function, and the range-restricted geometric mechanism cannot
     derive it (t = M^-1 x-hat leaves [0, 1])."""
     res = unique_optimum(ctx, "zlcn2013.xhat", vector, rho_of)
-    if res.status is not Status.PROVED:
+    if res.status is not Status.VERIFIED:
         return res
     for A in ALPHAS_Z:
         t = transformation_vector(vector(A), truncated_geometric_zlcn2013(3, A))
         res.values[f"M^-1 x-hat at alpha={A}"] = fmt(t.t)
         if t.valid:
-            return refuted(f"alpha={A}: M^-1 x-hat = {fmt(t.t)} lies in [0,1]: x-hat is derivable",
-                           Evidence.BOUNDED, res.scope)
+            return refuted(
+                f"alpha={A}: M^-1 x-hat = {fmt(t.t)} lies in [0,1]: x-hat is derivable", Evidence.BOUNDED, res.scope
+            )
     t_sym = symbolic_transformation(vector)
     res.values["M^-1 x-hat (symbolic)"] = fmt(t_sym)
     above = [k for k, v in enumerate(t_sym) if _positive_above_one(v - 1)]
     res.values["entries of M^-1 x-hat above 1 for every alpha > 1"] = str(above)
     if not above:
-        res.status = Status.VERIFIED
         res.notes += "; underivability shown at the rational alphas only (symbolic sign not decided)"
     return res
 
@@ -374,8 +424,9 @@ def _positive_above_one(e: sp.Expr) -> bool:
 def symbolic_transformation(vector) -> list[sp.Expr]:
     """t = M^-1 v for zlcn2013's range-restricted geometric M (6) at n = 3, symbolically in A > 1."""
     n = 3
-    m = sp.Matrix(n + 1, n + 1, lambda i, j: (AS / (AS + 1) if j in (0, n) else (AS - 1) / (AS + 1))
-                  * AS ** (-abs(i - j)))
+    m = sp.Matrix(
+        n + 1, n + 1, lambda i, j: (AS / (AS + 1) if j in (0, n) else (AS - 1) / (AS + 1)) * AS ** (-abs(i - j))
+    )
     return [sp.factor(v) for v in m.LUsolve(sp.Matrix(vector(AS)))]
 
 
@@ -422,13 +473,18 @@ def worst_ratio(n: int, A: Fraction, t1: int, t2: int | None, ctx: Context):
     """max over weights w = omega*rho >= 0 of min_derivable err_w / min_legal err_w, exactly:
     = 1 / min over legal vertices u of min {w.e(u) : w.e(g) >= 1 for every derivable vertex g, w >= 0}."""
     gs = [error_profile(g, t1, t2) for g in derivable_vertices(n, A)]
-    rows = tuple(Constraint(tuple((i, e[i]) for i in range(n + 1) if e[i]), ">=", F(1), f"g{k}")
-                 for k, e in enumerate(gs))
+    rows = tuple(
+        Constraint(tuple((i, e[i]) for i in range(n + 1) if e[i]), ">=", F(1), f"g{k}") for k, e in enumerate(gs)
+    )
     best = None
     for u in legal_vertices(n, A):
         eu = error_profile(u, t1, t2)
-        lp = LinearProgram(tuple(f"w[{i}]" for i in range(n + 1)), tuple((i, eu[i]) for i in range(n + 1) if eu[i]),
-                           rows, "zlcn2013 Theorem 4 ratio")
+        lp = LinearProgram(
+            tuple(f"w[{i}]" for i in range(n + 1)),
+            tuple((i, eu[i]) for i in range(n + 1) if eu[i]),
+            rows,
+            "zlcn2013 Theorem 4 ratio",
+        )
         cert = solve(lp, timeout_s=ctx.solver_timeout, decide_unique=False)
         if best is None or cert.objective < best[0]:
             best = (cert.objective, cert.x, u, cert)
@@ -460,21 +516,29 @@ def two_approximation(ctx: Context, factor: Fraction | int = 2) -> Result:
                     if r != 1:
                         values[f"threshold ratio n={n} theta=({t1},{t2}) alpha={A}"] = str(r)
     _, r, n, t1, t2, A, w, u, cert = worst
-    where = (f"n={n}, theta=({t1}, {'inf' if t2 is None else t2}), alpha={A}, consumer weights omega*rho "
-             f"proportional to {fmt(w)} (optimal legal function {fmt(u)})")
+    where = (
+        f"n={n}, theta=({t1}, {'inf' if t2 is None else t2}), alpha={A}, consumer weights omega*rho "
+        f"proportional to {fmt(w)} (optimal legal function {fmt(u)})"
+    )
     values.update(worst_ratio=str(r), worst_consumer=where)
     for A, v in per_alpha.items():
         values[f"worst ratio at alpha={A}"] = str(v)
     scope = Scope.of(n_max, alphas)
     if r is None or r > factor:
-        return refuted(f"{where}: best derivable error / optimal error = {r} > {factor}", Evidence.BOUNDED, scope,
-                       worst_ratio=r)
-    return Result(Status.VERIFIED, Evidence.BOUNDED, scope, values,
-                  certificate=certificate_of({"worst ratio": str(r)}, [("worst-ratio LP (1/ratio)", cert)]),
-                  notes="exact maximum of the ratio over all consumers (a finite LP family over the legal polytope's "
-                  "vertices, each LP certified); thresholds (theta1 = 0, theta2 = n or inf) give ratio 1 (Theorem 7); "
-                  "the worst ratio stays below 2 but grows with alpha (20/11 at alpha = 10, 200/101 at alpha = 100 in "
-                  "--full/quick runs): the constant 2 is approached, not attained")
+        return refuted(
+            f"{where}: best derivable error / optimal error = {r} > {factor}", Evidence.BOUNDED, scope, worst_ratio=r
+        )
+    return Result(
+        Status.VERIFIED,
+        Evidence.BOUNDED,
+        scope,
+        values,
+        certificate=certificate_of({"worst ratio": str(r)}, [("worst-ratio LP (1/ratio)", cert)]),
+        notes="exact maximum of the ratio over all consumers (a finite LP family over the legal polytope's "
+        "vertices, each LP certified); thresholds (theta1 = 0, theta2 = n or inf) give ratio 1 (Theorem 7); "
+        "the worst ratio stays below 2 but grows with alpha (20/11 at alpha = 10, 200/101 at alpha = 100 in "
+        "--full/quick runs): the constant 2 is approached, not attained",
+    )
 
 
 # ---------------------------------------------------------------- Section 4.2: the oblivious step function
@@ -535,7 +599,8 @@ def dominance_failure(n_min: int, n_max: int):
                         checked += 1
                         phi = dominating_recurrence(b2, theta, n, A)
                         ok = is_legal_function(phi, A) and all(
-                            (phi[m] <= big_phi[m]) if m < theta else (phi[m] >= big_phi[m]) for m in range(n + 1))
+                            (phi[m] <= big_phi[m]) if m < theta else (phi[m] >= big_phi[m]) for m in range(n + 1)
+                        )
                         if not ok or phi == big_phi:
                             return (n, theta, A, big_phi, phi), checked
     return None, checked
@@ -550,19 +615,24 @@ def oblivious_step(ctx: Context, n_min: int = 1) -> Result:
     scope = Scope.of(n_max, ALPHAS_Z)
     found = optimal_step_function(ctx, n_max, ctx.rng("zlcn2013.oblivious")) if n_min <= 1 else None
     fail2, checked = dominance_failure(max(n_min, 2), n_max)
-    corrected = ("corrected statement (n >= 2): every non-trivial legal Phi is strictly dominated by the "
-                 f"(2)-function ({checked} step functions, n = 2..{n_max}, theta = 0..n): "
-                 + ("verified" if fail2 is None else f"FAILS at {fail2}"))
+    corrected = (
+        "corrected statement (n >= 2): every non-trivial legal Phi is strictly dominated by the "
+        f"(2)-function ({checked} step functions, n = 2..{n_max}, theta = 0..n): "
+        + ("verified" if fail2 is None else f"FAILS at {fail2}")
+    )
     if found:
         n, theta, A, c, cert, opt, step = found
         res = refuted(
             f"n={n}, theta={theta}, alpha={A}, {consumer_text(c)}: the unique optimal legal function (certified) is "
             f"{fmt(cert.x)}, the oblivious step function with beta1={step[0]}, beta2={step[1]} (err {opt}); "
             "so this non-trivial oblivious Phi is optimal",
-            Evidence.BOUNDED, scope, optimum=opt)
+            Evidence.BOUNDED,
+            scope,
+            optimum=opt,
+        )
         res.values["corrected"] = corrected
         res.certificate = certificate_of({}, [("optimal step function", cert)])
-        res.notes = ("boundary case n = 1: theta = 1 makes every legal function a step function; " + corrected)
+        res.notes = "boundary case n = 1: theta = 1 makes every legal function a step function; " + corrected
         return res
     if fail2 is not None:
         return refuted(f"(2)-function does not dominate: {fail2}", Evidence.BOUNDED, scope)

@@ -106,37 +106,51 @@ def averaging_check(ctx: Context, claim: str, alpha_claimed: Fraction | None) ->
             a = rng.choice(ALPHAS)
             ac = a if alpha_claimed is None else alpha_claimed
             loss, prior = random_loss(rng, n), random_prior(rng, n)
-            where = f"|D|={dom}, predicate {list(pred)}, n={n}, alpha={a}, prior={[str(p) for p in prior]}, " \
-                    f"l={[[str(v) for v in r] for r in loss.values]}"
+            where = (
+                f"|D|={dom}, predicate {list(pred)}, n={n}, alpha={a}, prior={[str(p) for p in prior]}, "
+                f"l={[[str(v) for v in r] for r in loss.values]}"
+            )
             db = solve(worst_extension_lp(space, prior, loss, a), timeout_s=ctx.solver_timeout)
             obl = solve(bayesian_lp(BayesianUser.of(prior, loss), ac), timeout_s=ctx.solver_timeout)
             lps += 2
             if not certs:
                 certs = [("database-level (9)", db), ("oblivious (3)-(7)", obl)]
             if db.objective != obl.objective:
-                return refuted(f"{where}: database-level optimum of (9) {db.objective} != oblivious optimum "
-                               f"{obl.objective} at alpha={ac}", Evidence.BOUNDED, Scope.of(n, [a]),
-                               database_optimum=db.objective, oblivious_optimum=obl.objective)
+                return refuted(
+                    f"{where}: database-level optimum of (9) {db.objective} != oblivious optimum "
+                    f"{obl.objective} at alpha={ac}",
+                    Evidence.BOUNDED,
+                    Scope.of(n, [a]),
+                    database_optimum=db.objective,
+                    oblivious_optimum=obl.objective,
+                )
             for x in (mechanism_rows(space, db.lp.names, db.x), random_dp_database_mechanism(rng, space, a)):
                 trials += 1
                 xa = average_by_count(space, x)
                 bad = dp_violations(xa, ac)
                 if bad:
-                    return refuted(f"{where}: the averaged mechanism {linalg.fmt_matrix(xa)} is not {ac}-DP: {bad[0]}",
-                                   Evidence.BOUNDED, Scope.of(n, [a]))
+                    return refuted(
+                        f"{where}: the averaged mechanism {linalg.fmt_matrix(xa)} is not {ac}-DP: {bad[0]}",
+                        Evidence.BOUNDED,
+                        Scope.of(n, [a]),
+                    )
                 before = worst_extension_value(space, x, prior, loss)
                 after = BayesianUser.of(prior, loss).expected_loss(xa)
                 if after > before:
-                    return refuted(f"{where}: averaging raised (9) from {before} to {after}", Evidence.BOUNDED,
-                                   Scope.of(n, [a]))
+                    return refuted(
+                        f"{where}: averaging raised (9) from {before} to {after}", Evidence.BOUNDED, Scope.of(n, [a])
+                    )
     return Result(
-        Status.VERIFIED, Evidence.BOUNDED, Scope.of(max(s[1] for s in spaces), ALPHAS, trials),
+        Status.VERIFIED,
+        Evidence.BOUNDED,
+        Scope.of(max(s[1] for s in spaces), ALPHAS, trials),
         exact_values(mechanisms_averaged=trials, certified_lps=lps, database_spaces=len(spaces)),
         certificate=certificate_of({"certified LPs": lps}, certs),
         notes="D^n with |D| in {2, 3, 4}, predicates with 1 or 2 values, Hamming neighbours; legal and arbitrary "
         "losses, priors with zeros; the database-level LP optimum of (9) equals the oblivious LP optimum (both "
         "certified); averaging the LP optimum and random alpha-DP database mechanisms keeps alpha-DP and never "
-        "increases (9)")
+        "increases (9)",
+    )
 
 
 @checks("grs2011.prop6.1")
@@ -214,8 +228,10 @@ def eps_range(user: int, ctx: Context, target) -> tuple[bool, str]:
     c1 = {i: v for i, v in c1.items() if v}
     lp0 = lps[F(0)]
     face = Constraint(tuple((i, F(cf)) for i, cf in lp0.objective), "<=", certs[F(0)].objective, "optimal at eps=0")
-    lex = solve(LinearProgram(lp0.names, tuple(sorted(c1.items())), (*lp0.rows, face), "lexicographic at eps=0"),
-                timeout_s=ctx.solver_timeout)
+    lex = solve(
+        LinearProgram(lp0.names, tuple(sorted(c1.items())), (*lp0.rows, face), "lexicographic at eps=0"),
+        timeout_s=ctx.solver_timeout,
+    )
     if lex.objective != sum((v * target[i] for i, v in c1.items()), F(0)) or not lex.unique:
         return False, f"not the unique lexicographic optimum at eps=0 (unique={lex.unique})"
     y = certs[F(1, 4)].x
@@ -223,8 +239,10 @@ def eps_range(user: int, ctx: Context, target) -> tuple[bool, str]:
     if value(F(1, 8), y) != value(F(1, 8), target) or not slope > 0:
         return False, "the eps = 1/4 optimum does not overtake target exactly at 1/8"
     lo = "0 <= eps" if certs[F(0)].unique else "0 < eps"
-    return True, (f"unique optimum exactly for {lo} < 1/8; at eps = 1/8 tied with another mechanism (value "
-                  f"{certs[F(1, 8)].objective}), strictly worse for eps > 1/8")
+    return True, (
+        f"unique optimum exactly for {lo} < 1/8; at eps = 1/8 tied with another mechanism (value "
+        f"{certs[F(1, 8)].objective}), strictly worse for eps > 1/8"
+    )
 
 
 def figure_check(ctx: Context, eps: Fraction) -> tuple[list, dict, list]:
@@ -236,8 +254,9 @@ def figure_check(ctx: Context, eps: Fraction) -> tuple[list, dict, list]:
     for user in (1, 2):
         cert = optimum(eps, user, ctx)
         rows = shown_rows(cert)
-        values[f"user {user} optimum at eps={eps} (rows {{1}},{{2}},{{1,3}},{{2,3}}, outputs 0..3)"] = \
+        values[f"user {user} optimum at eps={eps} (rows {{1}},{{2}},{{1,3}},{{2,3}}, outputs 0..3)"] = (
             linalg.fmt_matrix(rows)
+        )
         values[f"user {user} unique (all 8 databases)"] = str(cert.unique)
         if not cert.unique:
             failures.append(f"user {user}: the optimum at eps={eps} is not unique")
@@ -267,8 +286,9 @@ def impossibility(alpha: Fraction, rows_a, rows_b, ctx: Context):
 
 def model_rows(model, x) -> str:
     """The z3 model's rows at the four shown databases, outputs (11, 12, 21, 22), as exact strings."""
-    return "; ".join(f"{d}: (" + ", ".join(model_value(model, x[d, o]) for o in ("11", "12", "21", "22")) + ")"
-                     for d in SHOWN)
+    return "; ".join(
+        f"{d}: (" + ", ".join(model_value(model, x[d, o]) for o in ("11", "12", "21", "22")) + ")" for d in SHOWN
+    )
 
 
 def forced_values(alpha: Fraction, rows_a, rows_b, ctx: Context) -> dict[str, str]:
@@ -284,7 +304,8 @@ def forced_values(alpha: Fraction, rows_a, rows_b, ctx: Context) -> dict[str, st
         base += [x[d, "11"] + x[d, "12"] == F(ra[0]), x[d, "11"] + x[d, "21"] == F(rb[0])]
     a2 = alpha * alpha
     two_rows = [x[db(1), o] >= a2 * x[db(2), o] for o in ("12", "21")] + [
-        x[db(2), o] >= a2 * x[db(1), o] for o in ("12", "21")]
+        x[db(2), o] >= a2 * x[db(1), o] for o in ("12", "21")
+    ]
     step = [x[db(1, 3), "22"] >= alpha * x[db(1), "22"], x[db(1), "22"] >= alpha * x[db(1, 3), "22"]]
     premises = base + two_rows + step
     out = {"premises satisfiable": str(not decide(premises, ctx.solver_timeout).unsat)}
@@ -309,9 +330,15 @@ def appendix_c(ctx: Context, eps: Fraction = SMALL_EPS, alpha_smt: Fraction = HA
     computed, values, failures = figure_check(ctx, eps)
     fa, fb = printed("grs2011", "fig6a"), printed("grs2011", "fig6b")
     if failures or computed != [[[F(v) for v in r] for r in t.values] for t in (fa, fb)]:
-        return refuted(f"eps={eps}: " + ("; ".join(failures) or "the certified optima differ from Figure 6: "
-                                          + " / ".join(linalg.fmt_matrix(c) for c in computed)),
-                       Evidence.BOUNDED, scope)
+        return refuted(
+            f"eps={eps}: "
+            + (
+                "; ".join(failures)
+                or "the certified optima differ from Figure 6: " + " / ".join(linalg.fmt_matrix(c) for c in computed)
+            ),
+            Evidence.BOUNDED,
+            scope,
+        )
     for user, fig in ((1, fa), (2, fb)):
         ok, text = eps_range(user, ctx, _full_vector(user, ctx))
         values[f"user {user} eps range"] = text
@@ -321,13 +348,18 @@ def appendix_c(ctx: Context, eps: Fraction = SMALL_EPS, alpha_smt: Fraction = HA
             cert = optimum(eps, user, ctx, delta)
             if shown_rows(cert) != figure_rows(fig.values) or not cert.unique:
                 return refuted(f"user {user}, delta={delta}: certified optimum differs", Evidence.BOUNDED, scope)
-        values[f"user {user} delta"] = "same unique optimum certified at delta = 1/2, 1/10 (irrational loss); " \
-                                       "any delta in [0, 1) by the remap argument (module docstring)"
+        values[f"user {user} delta"] = (
+            "same unique optimum certified at delta = 1/2, 1/10 (irrational loss); "
+            "any delta in [0, 1) by the remap argument (module docstring)"
+        )
     out, xv, _ = impossibility(alpha_smt, fa.values, fb.values, ctx)
     if not out.unsat:
-        return refuted(f"alpha={alpha_smt}: z3 found a DP mechanism that remaps to both Figure 6(a) and 6(b): "
-                       f"{model_rows(out.model, xv)}",
-                       Evidence.BOUNDED, Scope.of(3, [alpha_smt]))
+        return refuted(
+            f"alpha={alpha_smt}: z3 found a DP mechanism that remaps to both Figure 6(a) and 6(b): "
+            f"{model_rows(out.model, xv)}",
+            Evidence.BOUNDED,
+            Scope.of(3, [alpha_smt]),
+        )
     values["no mechanism remaps to both (z3)"] = "unsat"
     values.update(forced_values(alpha_smt, fa.values, fb.values, ctx))
     res = table_result(fa, computed[0], values, scope)
@@ -339,8 +371,10 @@ def appendix_c(ctx: Context, eps: Fraction = SMALL_EPS, alpha_smt: Fraction = HA
     lps = [(f"user {u} at eps={eps}", optimum(eps, u, ctx)) for u in (1, 2)]
     lps += [(f"user {u} at eps={eps}, delta=1/2", optimum(eps, u, ctx, F(1, 2))) for u in (1, 2)]
     res.certificate = certificate_of({"eps": str(eps)}, lps)
-    res.notes = "optima certified exactly (udpm.certify, uniqueness over all 8 databases); the eps range is exact; " \
-                "z3 proves that no 1/2-DP mechanism on D^3 can be remapped to both figures"
+    res.notes = (
+        "optima certified exactly (udpm.certify, uniqueness over all 8 databases); the eps range is exact; "
+        "z3 proves that no 1/2-DP mechanism on D^3 can be remapped to both figures"
+    )
     return res
 
 
@@ -363,8 +397,11 @@ def figure5_rows(rows_a, rows_b) -> list[list[sp.Expr]]:
     for (pa, _), (pb, _), delta, free, scale in zip(rows_a, rows_b, (D1, D2, D3, D4), "onon", (12, 12, 6, 6)):
         pa, pb = sp.Rational(str(pa)), sp.Rational(str(pb))
         xl, xm, xn, xo = sp.symbols("xl xm xn xo")
-        sol = sp.solve([xl + xn - pa, xl + xo - pb, xl + xm + xn + xo - 1, (xo if free == "o" else xn) - delta / scale],
-                       [xl, xm, xn, xo], dict=True)[0]
+        sol = sp.solve(
+            [xl + xn - pa, xl + xo - pb, xl + xm + xn + xo - 1, (xo if free == "o" else xn) - delta / scale],
+            [xl, xm, xn, xo],
+            dict=True,
+        )[0]
         out.append([sp.factor(sol[v]) for v in (xl, xm, xn, xo)])
     return out
 
@@ -408,8 +445,11 @@ def theorem_6_3(ctx: Context, eps: Fraction = SMALL_EPS, alpha_smt: Fraction = H
     a_rows = [[F(v) for v in fig4.values[shown_idx[d]]] for d in SHOWN]
     b_rows = [a_rows[1], a_rows[0], a_rows[3], a_rows[2]]  # x_2 exchanges rows 1 and 2
     if failures or computed[0] != a_rows or computed[1] != b_rows:
-        return refuted(f"eps={eps}: " + ("; ".join(failures) or "certified optima differ from Figure 4 / its mirror"),
-                       Evidence.BOUNDED, scope)
+        return refuted(
+            f"eps={eps}: " + ("; ".join(failures) or "certified optima differ from Figure 4 / its mirror"),
+            Evidence.BOUNDED,
+            scope,
+        )
     for user in (1, 2):
         ok, text = eps_range(user, ctx, _full_vector(user, ctx))
         values[f"user {user} eps range"] = text
@@ -417,9 +457,11 @@ def theorem_6_3(ctx: Context, eps: Fraction = SMALL_EPS, alpha_smt: Fraction = H
             return refuted(f"user {user}: {text}", Evidence.BOUNDED, scope)
     out, xv, _ = impossibility(alpha_smt, a_rows, b_rows, ctx)
     if not out.unsat:
-        return refuted(f"alpha={alpha_smt}: z3 found a DP mechanism implementing both x_1 and x_2: "
-                       f"{model_rows(out.model, xv)}", Evidence.BOUNDED,
-                       Scope.of(3, [alpha_smt]))
+        return refuted(
+            f"alpha={alpha_smt}: z3 found a DP mechanism implementing both x_1 and x_2: {model_rows(out.model, xv)}",
+            Evidence.BOUNDED,
+            Scope.of(3, [alpha_smt]),
+        )
     values["no mechanism implements both (z3)"] = "unsat"
     grid = [["", ""] for _ in order]
     for d, r in zip(SHOWN, computed[0]):
@@ -438,21 +480,23 @@ def theorem_6_3(ctx: Context, eps: Fraction = SMALL_EPS, alpha_smt: Fraction = H
     item_i = printed("grs2009", "thm6.3.inequalities")
     got_i = [s if _same_inequality(parse_latex(s), q) else f"0 <= {q}" for s, q in zip(item_i.values, ineqs)]
     nonneg = [_z3(v) >= 0 for v in (*x1, *x2)]
-    forced = decide([*nonneg, *(_z3(e) >= 0 for e in ineqs[:2]), z3.Or(_z3(D1) != 1, _z3(D2) != 1)],
-                    ctx.solver_timeout)
+    forced = decide([*nonneg, *(_z3(e) >= 0 for e in ineqs[:2]), z3.Or(_z3(D1) != 1, _z3(D2) != 1)], ctx.solver_timeout)
     values["delta_1 = delta_2 = 1 forced (z3)"] = str(forced.unsat)
     solved = [rows5[0][0].subs(D1, 1), rows5[2][0].subs(D3, 1)]
     for item, comp in ((fig5, grid5), (item_i, got_i), (printed("grs2009", "thm6.3.solved"), solved)):
-        extra = table_result(item, [[_exact(v) for v in r] for r in comp] if item is fig5 else
-                             [_exact(v) for v in comp], {}, scope)
+        extra = table_result(
+            item, [[_exact(v) for v in r] for r in comp] if item is fig5 else [_exact(v) for v in comp], {}, scope
+        )
         if extra.status is Status.ERRATUM:
             res.status = Status.ERRATUM
             res.errata += extra.errata
     lps = [(f"user {u} at eps={eps}", optimum(eps, u, ctx)) for u in (1, 2)]
     res.certificate = certificate_of({"eps": str(eps)}, lps)
-    res.notes = "Figure 4 = certified unique optimum (uniqueness over all 8 databases), eps range exact; Figure 5 " \
-                "regenerated from Lemma 6.4 (entries compared as exact expressions in delta_k); the inequalities " \
-                "from the two-row DP bound; z3 proves no 1/2-DP mechanism implements both users' optima"
+    res.notes = (
+        "Figure 4 = certified unique optimum (uniqueness over all 8 databases), eps range exact; Figure 5 "
+        "regenerated from Lemma 6.4 (entries compared as exact expressions in delta_k); the inequalities "
+        "from the two-row DP bound; z3 proves no 1/2-DP mechanism implements both users' optima"
+    )
     return res
 
 

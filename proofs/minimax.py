@@ -110,8 +110,10 @@ def universal_optimality(ctx: Context, deployed: Callable = truncated_geometric)
         Evidence.SAMPLED,
         Scope.of(n_max, ALPHAS, k),
         values,
-        certificate=certificate_of({"consumers": k}, [("Table 1 consumer: optimal mechanism", best),
-                                                       ("Table 1 consumer: optimal interaction with G", inter)]),
+        certificate=certificate_of(
+            {"consumers": k},
+            [("Table 1 consumer: optimal mechanism", best), ("Table 1 consumer: optimal interaction with G", inter)],
+        ),
         notes="each pair of optima certified exactly (udpm.certify); consumers include S with gaps, singletons, "
         "non-symmetric monotone losses with ties, alpha in {1/100, 99/100}",
     )
@@ -131,7 +133,10 @@ def best_deterministic(u: MinimaxUser, y) -> tuple[Fraction, tuple[int, ...]]:
 
 @checks("gs2010.randomized")
 def randomized_post_processing(
-    ctx: Context, n: int = 3, alpha: Fraction = Fraction(1, 4), side_information: tuple[int, ...] = (0, 1, 2, 3),
+    ctx: Context,
+    n: int = 3,
+    alpha: Fraction = Fraction(1, 4),
+    side_information: tuple[int, ...] = (0, 1, 2, 3),
     loss: Callable[[int], Loss] = absolute_error,
 ) -> Result:
     """gs2010 Sections 2.7, 4.2 (Table 1's consumer): a minimax consumer for whom every deterministic remap
@@ -282,13 +287,15 @@ def oblivious_suffices(ctx: Context, alpha_claimed: Fraction | None = None) -> R
                 xa = average_by_count(space, x)
                 bad = dp_violations(xa, ac)
                 if bad:
-                    return refuted(f"{where}: the averaged mechanism is not {ac}-DP: {bad[0]}", Evidence.BOUNDED,
-                                   Scope.of(n, [a]))
+                    return refuted(
+                        f"{where}: the averaged mechanism is not {ac}-DP: {bad[0]}", Evidence.BOUNDED, Scope.of(n, [a])
+                    )
                 before = minimax_value(space, x, s, u.loss)
                 after = u.worst_case_loss(xa)
                 if after > before:
-                    return refuted(f"{where}: averaging raised (5) from {before} to {after}", Evidence.BOUNDED,
-                                   Scope.of(n, [a]))
+                    return refuted(
+                        f"{where}: averaging raised (5) from {before} to {after}", Evidence.BOUNDED, Scope.of(n, [a])
+                    )
     n_max = max(n for _, n, _ in spaces)
     return Result(
         Status.VERIFIED,

@@ -41,8 +41,8 @@ def test_thm5_and_the_wrong_recurrence():
 
 
 def test_xhat_yhat_unique_and_swapped():
-    assert cr.x_hat_unique(CTX).status is Status.PROVED
-    assert cr.y_hat_unique(CTX).status is Status.PROVED
+    assert cr.x_hat_unique(CTX).status is Status.VERIFIED
+    assert cr.y_hat_unique(CTX).status is Status.VERIFIED
     assert cr.x_hat_unique(CTX, vector=cr.y_hat).status is Status.REFUTED
     bad = cr.y_hat_unique(CTX, rho_of=cr.uniform_rho)
     assert bad.status is Status.REFUTED and "not optimal" in bad.counterexample
