@@ -514,7 +514,7 @@ def lemma3(ctx: Context, xf=lemma3_x, yf=lemma3_y, n_max: int | None = None) -> 
     n_max = n_max or (5 if ctx.quick else 9)
     alphas = list(ALPHAS)
     values: dict[str, str] = {}
-    total = 0
+    total, found_rho = 0, ""
     for n in range(3, n_max + 1):
         for theta in count_range_thetas(n):
             for al in alphas:
@@ -523,7 +523,7 @@ def lemma3(ctx: Context, xf=lemma3_x, yf=lemma3_y, n_max: int | None = None) -> 
                     return Result(Status.REFUTED, Evidence.BOUNDED, Scope.of(n, [al]), counterexample=fail)
                 total += 1
                 if n == 3 and al == 2:
-                    values.update({f"n=3 theta=(1,2) alpha=2: {k}": v for k, v in data.items()})
+                    found_rho = "; ".join(f"{k} = {v}" for k, v in data.items())
     values["(n, theta, alpha) instances"] = str(total)
     values.update(paper_rho_check(ctx.solver_timeout))
     values.update(lemma3_boundary(ctx.solver_timeout, xf, yf))
@@ -534,7 +534,8 @@ def lemma3(ctx: Context, xf=lemma3_x, yf=lemma3_y, n_max: int | None = None) -> 
         values,
         notes=(
             "Corollary 2's non-derivability via z3 for n <= 5 (for larger n it follows from Lemma 2 on "
-            "rows k-1..k+2, whose windows are checked for every n); threshold boundaries as data"
+            "rows k-1..k+2, whose windows are checked for every n); threshold boundaries as data. Consumers "
+            f"(omega = 1) found for n=3, theta=(1,2), alpha=2: {found_rho}"
         ),
     )
 

@@ -555,7 +555,9 @@ def bounded_signature_claim(
         f"alpha={a}: n<={top}" for a, top in plan.items()
     )
     if boundary and prop.optimal and not variant:
-        values.update(boundary_data(prop, ctx))
+        data, more = boundary_data(prop, ctx)
+        values.update(data)
+        notes += f". Boundary counterexamples: {more}" if more else ""
     res = Result(Status.VERIFIED, Evidence.BOUNDED, Scope.of(max(plan.values()), list(plan)), values, notes=notes)
     return res
 
@@ -563,9 +565,12 @@ def bounded_signature_claim(
 BOUNDARY_N = 3
 
 
-def boundary_data(prop: Property, ctx: Context) -> dict[str, str]:
-    """Counterexamples (as data) once the full-support or the strict-legality hypothesis is dropped."""
-    out = {}
+def boundary_data(prop: Property, ctx: Context) -> tuple[dict[str, str], str]:
+    """Counterexamples (as data) once the full-support or the strict-legality hypothesis is dropped.
+
+    The golden value is the smallest n with a counterexample (a sat/unsat fact, deterministic); the
+    instance z3 happens to return goes to the notes (z3 models may differ between processes)."""
+    out, notes = {}, []
     for label, kw in (
         ("without full support", {"full_support": False}),
         ("with a non-strict legal loss", {"strict": False}),
@@ -575,8 +580,12 @@ def boundary_data(prop: Property, ctx: Context) -> dict[str, str]:
             found, _ = search(n, F(1, 2), prop, ctx.solver_timeout, **kw)
             if found:
                 break
-        out[label] = str(found) if found else f"no counterexample for n <= {BOUNDARY_N}, alpha=1/2"
-    return out
+        if found:
+            out[label] = f"fails from n={found.n} (alpha=1/2); instance in the notes"
+            notes.append(f"{label}: {found}")
+        else:
+            out[label] = f"no counterexample for n <= {BOUNDARY_N}, alpha=1/2"
+    return out, "; ".join(notes)
 
 
 @checks("grs2011.lemma5.3")
@@ -646,7 +655,10 @@ def grs2009_corollary_5_7(
             cex, _ = search(n, F(1, 2), PROPERTIES["grs2011.lemma5.8"], ctx.solver_timeout, vertex=False)
             if cex:
                 break
-        res.values["#S <= #Z fails off vertices (so 5.7 and grs2011 5.8 agree only at vertices)"] = str(cex)
+        res.values["#S <= #Z off vertices (so 5.7 and grs2011 5.8 agree only at vertices)"] = (
+            f"fails from n={cex.n} (alpha=1/2); instance in the notes" if cex else "holds for n <= 3"
+        )
+        res.notes += f"; a non-vertex optimum with #S > #Z: {cex}" if cex else ""
         res.notes += (
             "; no conflict with grs2011 Lemma 5.8: 5.7 (>=) holds for all optima, 5.8 (<=) for optimal "
             "vertices, together #S = #Z (grs2009 Lemma 5.8)"
