@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
 
 import flint
 import sympy as sp
@@ -95,7 +96,7 @@ class R:
         return sp.factor(_psym(self.num) / _psym(self.den))
 
     def in_zlcn(self) -> str:
-        return str(sp.factor(sp.simplify((_psym(self.num) / _psym(self.den)).subs(a_sym, 1 / A_SYM))))
+        return str(sp.factor(sp.cancel((_psym(self.num) / _psym(self.den)).subs(a_sym, 1 / A_SYM))))
 
 
 def _peval(p: flint.fmpq_poly, x: Fraction) -> Fraction:
@@ -166,10 +167,18 @@ class Recurrence:
     combine: str  # "min" or "max"
 
     def step_exact(self, psi: Fraction, A: Fraction) -> Fraction:
-        vals = [Fraction(str(sp.nsimplify(p.subs(A_SYM, sp.Rational(A.numerator, A.denominator))))) +
-                Fraction(str(sp.nsimplify(q.subs(A_SYM, sp.Rational(A.numerator, A.denominator))))) * psi
-                for p, q in (self.first, self.second)]
+        vals = [p + q * psi for p, q in _coefficients(self, A)]
         return min(vals) if self.combine == "min" else max(vals)
+
+
+@cache
+def _coefficients(rec: Recurrence, A: Fraction) -> tuple[tuple[Fraction, Fraction], ...]:
+    """The two branches' (p, q) at a rational zlcn alpha, exactly."""
+    def exact(e: sp.Expr) -> Fraction:
+        r = sp.Rational(sp.sympify(e).subs(A_SYM, sp.Rational(A.numerator, A.denominator)))
+        return Fraction(int(r.p), int(r.q))
+
+    return tuple((exact(p), exact(q)) for p, q in (rec.first, rec.second))
 
 
 EQ2 = Recurrence("(2)", (sp.Integer(0), A_SYM), ((A_SYM - 1) / A_SYM, 1 / A_SYM), "min")
@@ -184,8 +193,10 @@ class Piece:
 
 
 def _lin(rec: Recurrence) -> tuple[tuple[R, R], tuple[R, R]]:
-    return tuple((from_sympy(in_internal_alpha(p)), from_sympy(in_internal_alpha(q)))  # type: ignore[return-value]
-                 for p, q in (rec.first, rec.second))
+    return tuple(
+        (from_sympy(in_internal_alpha(p)), from_sympy(in_internal_alpha(q)))  # type: ignore[return-value]
+        for p, q in (rec.first, rec.second)
+    )
 
 
 def _val(cd: tuple[R, R], beta: R) -> R:
@@ -203,8 +214,11 @@ def pieces(n: int, rec: Recurrence, timeout: float) -> list[Piece]:
             # g(beta) = branch1 - branch2 at psi = c + d beta, linear in beta
             gc, gd = p1 + q1 * c - p2 - q2 * c, q1 * d - q2 * d
             s_lo, s_hi = sign_on_unit(gc + gd * pc.lo, timeout), sign_on_unit(gc + gd * pc.hi, timeout)
-            parts = [(pc.lo, pc.hi, s_lo)] if s_lo == s_hi or (gc + gd * pc.lo).is_zero() or (
-                gc + gd * pc.hi).is_zero() else None
+            parts = (
+                [(pc.lo, pc.hi, s_lo)]
+                if s_lo == s_hi or (gc + gd * pc.lo).is_zero() or (gc + gd * pc.hi).is_zero()
+                else None
+            )
             if parts is None:
                 root = -gc / gd
                 parts = [(pc.lo, root, s_lo), (root, pc.hi, s_hi)]
@@ -221,10 +235,13 @@ def pieces(n: int, rec: Recurrence, timeout: float) -> list[Piece]:
 
 # --- M^-1 z, certified ---------------------------------------------------------------------
 
+
 def m_matrix(n: int) -> list[list[R]]:
     """T(n, a) = zlcn2013 (6) with A = 1/a: a^d/(1+a) in columns 0, n; (1-a)/(1+a) a^d inside."""
-    return [[R.of(X ** abs(i - j) * (1 if j in (0, n) else P([1, -1])), P([1, 1])) for j in range(n + 1)]
-            for i in range(n + 1)]
+    return [
+        [R.of(X ** abs(i - j) * (1 if j in (0, n) else P([1, -1])), P([1, 1])) for j in range(n + 1)]
+        for i in range(n + 1)
+    ]
 
 
 def m_inverse_apply(z: Sequence[R]) -> list[R]:
@@ -247,8 +264,11 @@ def certify(t: Sequence[R], z: Sequence[R]) -> bool:
 def rational_sweep(n: int, rec: Recurrence, A: Fraction, validity: Callable[[Sequence[Fraction]], str | None]):
     """Exact check at one zlcn alpha: beta on a grid plus every point where the branches cross."""
     al = alpha_from_zlcn2013(A)
-    betas = sorted({Fraction(k, 16) for k in range(17)} | {1 / (A**k * (A + 1)) for k in range(n + 1)}
-                   | {1 - 1 / (A**k * (A + 1)) for k in range(n + 1)})
+    betas = sorted(
+        {Fraction(k, 16) for k in range(17)}
+        | {1 / (A**k * (A + 1)) for k in range(n + 1)}
+        | {1 - 1 / (A**k * (A + 1)) for k in range(n + 1)}
+    )
     m = truncated_geometric_zlcn2013(n, A)
     for beta in betas:
         z = [beta]
@@ -257,8 +277,10 @@ def rational_sweep(n: int, rec: Recurrence, A: Fraction, validity: Callable[[Seq
         t = transformation_vector(z, m)
         bad = validity(z) or (f"t = M^-1 z = {linalg.fmt_vector(list(t.t))} leaves [0, 1]" if not t.valid else None)
         if bad:
-            return (f"n={n}, zlcn alpha={A} (internal a={al}), recurrence {rec.name}, beta={beta}: "
-                    f"z = {linalg.fmt_vector(z)}; {bad}")
+            return (
+                f"n={n}, zlcn alpha={A} (internal a={al}), recurrence {rec.name}, beta={beta}: "
+                f"z = {linalg.fmt_vector(z)}; {bad}"
+            )
     return None
 
 
@@ -278,10 +300,15 @@ def endpoint_failure(n: int, rec: Recurrence, ps: Sequence[Piece], timeout: floa
                 for what, f in (("t_i >= 0", ti), ("t_i <= 1", ONE - ti)):
                     if not nonneg_on_unit(f, timeout):
                         al = next((g for g in GRID if f.at(g) < 0), None)
-                        at = (f"e.g. at zlcn alpha={alpha_to_zlcn2013(al)}: t_{i} = {ti.at(al)}"
-                              if al is not None else f"t_{i} = {ti.in_zlcn()} (z3 found an alpha)")
-                        return (f"n={n}, recurrence {rec.name}, piece {k} endpoint beta = {beta.in_zlcn()}: "
-                                f"{what} fails for i={i}, {at}")
+                        at = (
+                            f"e.g. at zlcn alpha={alpha_to_zlcn2013(al)}: t_{i} = {ti.at(al)}"
+                            if al is not None
+                            else f"t_{i} = {ti.in_zlcn()} (z3 found an alpha)"
+                        )
+                        return (
+                            f"n={n}, recurrence {rec.name}, piece {k} endpoint beta = {beta.in_zlcn()}: "
+                            f"{what} fails for i={i}, {at}"
+                        )
     return None
 
 
@@ -345,7 +372,7 @@ def threshold_universality(ctx: Context, recurrences: Sequence[Recurrence] = (EQ
     """zlcn2013 Theorem 7 and Corollary 3 (with Theorem 6): for every vector z satisfying recurrence (2)
     (threshold queries <p, theta, +inf>; resp. (3) for <p, 0, theta>) with z_0 in [0, 1], t = M^-1 z lies
     in [0, 1]^(n+1), M the range-restricted geometric mechanism; so M derives every such optimum."""
-    n_max = 5 if ctx.quick else 11
+    n_max = 5 if ctx.quick else 14
     scope = Scope.of(n_max, [SYMBOLIC, *map(str, ZLCN_ALPHAS)])
     for n in range(1, n_max + 1):
         for rec in recurrences:
@@ -359,8 +386,12 @@ def threshold_universality(ctx: Context, recurrences: Sequence[Recurrence] = (EQ
             try:
                 ps = pieces(n, rec, ctx.solver_timeout)
             except Undecided as exc:
-                return Result(Status.VERIFIED, Evidence.BOUNDED, Scope.of(n_max, map(str, ZLCN_ALPHAS)),
-                              notes=f"rational sweep passed; symbolic pieces undecided for {rec.name}, n={n}: {exc}")
+                return Result(
+                    Status.VERIFIED,
+                    Evidence.BOUNDED,
+                    Scope.of(n_max, map(str, ZLCN_ALPHAS)),
+                    notes=f"rational sweep passed; symbolic pieces undecided for {rec.name}, n={n}: {exc}",
+                )
             cex = endpoint_failure(n, rec, ps, ctx.solver_timeout)
             if cex:
                 return refuted(cex, Evidence.BOUNDED, Scope.of(n, [SYMBOLIC]))
@@ -371,21 +402,31 @@ def threshold_universality(ctx: Context, recurrences: Sequence[Recurrence] = (EQ
                 shapes[f"{rec.name} n=3 t at mid of piece 1"] = ", ".join(v.in_zlcn() for v in m_inverse_apply(z_mid))
             shapes[f"{rec.name} pieces"] = "n+1" if len(ps) == n + 1 else f"{len(ps)} at n={n}"
     all_n, cases = theorem7_all_n() if tuple(recurrences) == (EQ2, EQ3) else (False, [])
-    bounded_note = (f"symbolic in alpha for every n = 1..{n_max}: pieces of beta derived from the recurrence, "
-                    f"0 <= t <= 1 at both ends of every piece (t linear in beta there), M t = z certified as "
-                    f"rational functions; plus an exact sweep at zlcn alpha in {', '.join(map(str, ZLCN_ALPHAS))}.  "
-                    "Corollary 3 adds nothing to check: (2) does not depend on theta, so the same M serves all "
-                    "thresholds.")
+    bounded_note = (
+        f"symbolic in alpha for every n = 1..{n_max}: pieces of beta derived from the recurrence, "
+        f"0 <= t <= 1 at both ends of every piece (t linear in beta there), M t = z certified as "
+        f"rational functions; plus an exact sweep at zlcn alpha in {', '.join(map(str, ZLCN_ALPHAS))}.  "
+        "Corollary 3 adds nothing to check: (2) does not depend on theta, so the same M serves all "
+        "thresholds."
+    )
     if all_n:
         shapes.update({f"all-n case {i + 1}": c for i, c in enumerate(cases)})
-        return Result(Status.PROVED, Evidence.ALL_N, Scope.of(alphas=[SYMBOLIC]), exact_values(**shapes),
-                      notes=("all n: seven symbolic cases of t = M^-1 z on the closed form of (2) (zlcn2013.eq2, "
-                             "proved for all n) with M^-1 from gs2010 Lemma 2 (proofs/determinants), and (3) as the "
-                             "mirror of (2).  Bounded cross-check: " + bounded_note))
+        return Result(
+            Status.PROVED,
+            Evidence.ALL_N,
+            Scope.of(alphas=[SYMBOLIC]),
+            exact_values(**shapes),
+            notes=(
+                "all n: seven symbolic cases of t = M^-1 z on the closed form of (2) (zlcn2013.eq2, "
+                "proved for all n) with M^-1 from gs2010 Lemma 2 (proofs/determinants), and (3) as the "
+                "mirror of (2).  Bounded cross-check: " + bounded_note
+            ),
+        )
     return Result(Status.VERIFIED, Evidence.BOUNDED, scope, exact_values(**shapes), notes=bounded_note)
 
 
 # --- zlcn2013 (2), (3) and the closed form of psi1 -------------------------------------------
+
 
 def printed_breakpoint(k: int) -> sp.Expr:
     """The printed interval ends 1/(alpha^k (alpha+1)), k = 0..n-1 (k = 0 is 1/(alpha+1))."""
@@ -420,9 +461,11 @@ def _all_n_closed_form(timeout: float) -> tuple[bool, str]:
     id2 = sp.simplify(1 - (1 - psi) / A_SYM - (1 - (1 - beta * A_SYM**k) / A_SYM ** (mu + 1 - k))) == 0
     branch = sp.factor(sp.simplify((A_SYM - 1 + beta) / A_SYM - A_SYM * beta))
     ok = below and above and id1 and id2
-    return ok, (f"branch difference (A-1+psi)/A - A psi = {branch} (>= 0 iff psi <= 1/(A+1)); "
-                f"z3: growth branch below 1/(A+1): {'unsat' if below else 'sat'}, saturating branch above: "
-                f"{'unsat' if above else 'sat'}; identities: {id1 and id2}")
+    return ok, (
+        f"branch difference (A-1+psi)/A - A psi = {branch} (>= 0 iff psi <= 1/(A+1)); "
+        f"z3: growth branch below 1/(A+1): {'unsat' if below else 'sat'}, saturating branch above: "
+        f"{'unsat' if above else 'sat'}; identities: {id1 and id2}"
+    )
 
 
 @checks("zlcn2013.eq2")
@@ -442,10 +485,13 @@ def recurrence_closed_form(
         printed = [from_sympy(in_internal_alpha(breakpoint(k))) for k in range(n - 1, -1, -1)]
         if len(ps) != n + 1 or any(not (x - y).is_zero() for x, y in zip(derived, printed)):
             bad = next((i for i, (x, y) in enumerate(zip(derived, printed)) if not (x - y).is_zero()), None)
-            what = (f"the recurrence gives {len(ps)} pieces" if bad is None else
-                    f"interval end {bad + 1}: the recurrence gives {derived[bad].in_zlcn()}, printed "
-                    f"{printed[bad].in_zlcn()} (at zlcn alpha=2: {derived[bad].at(Fraction(1, 2))} vs "
-                    f"{printed[bad].at(Fraction(1, 2))})")
+            what = (
+                f"the recurrence gives {len(ps)} pieces"
+                if bad is None
+                else f"interval end {bad + 1}: the recurrence gives {derived[bad].in_zlcn()}, printed "
+                f"{printed[bad].in_zlcn()} (at zlcn alpha=2: {derived[bad].at(Fraction(1, 2))} vs "
+                f"{printed[bad].at(Fraction(1, 2))})"
+            )
             return refuted(f"n={n}: {what}", Evidence.BOUNDED, scope)
         for idx, pc in enumerate(ps):
             k = None if idx == 0 else n - idx  # piece 0: beta small (all growth); last piece: k = 0
@@ -457,23 +503,32 @@ def recurrence_closed_form(
                         return refuted(
                             f"n={n}, piece {idx} (k={k}), beta={beta.in_zlcn()}: psi1({mu}) = "
                             f"{_val(cd, beta).in_zlcn()} by (2), printed closed form {want.in_zlcn()}",
-                            Evidence.BOUNDED, scope)
+                            Evidence.BOUNDED,
+                            scope,
+                        )
         ps3 = pieces(n, EQ3, ctx.solver_timeout)
         mirrored = sorted((ONE - x).at(Fraction(1, 2)) for x in derived)
         if len(ps3) != n + 1 or sorted(pc.hi.at(Fraction(1, 2)) for pc in ps3[:-1]) != mirrored:
             return refuted(f"n={n}: recurrence (3) does not mirror (2) at beta2 = 1 - beta1", Evidence.BOUNDED, scope)
     ok, msg = _all_n_closed_form(ctx.solver_timeout)
-    values = exact_values(**{
-        "interval ends (n=3)": ", ".join(pc.hi.in_zlcn() for pc in pieces(3, EQ2, ctx.solver_timeout)),
-        "closed form": "matches (2) on every piece, including both ends of each interval",
-        "(3)": "n+1 pieces at 1 - (the ends of (2)); psi2(beta2) = 1 - psi1(1 - beta2)",
-        "all-n": msg,
-    })
+    values = exact_values(
+        **{
+            "interval ends (n=3)": ", ".join(pc.hi.in_zlcn() for pc in pieces(3, EQ2, ctx.solver_timeout)),
+            "closed form": "matches (2) on every piece, including both ends of each interval",
+            "(3)": "n+1 pieces at 1 - (the ends of (2)); psi2(beta2) = 1 - psi1(1 - beta2)",
+            "all-n": msg,
+        }
+    )
     if not ok:
         return Result(Status.VERIFIED, Evidence.BOUNDED, scope, values, notes="all-n step not decided")
     return Result(
-        Status.PROVED, Evidence.ALL_N, Scope.of(alphas=[SYMBOLIC]), values,
-        notes=(f"pieces derived from (2) and (3) and compared with the printed ends and closed forms, symbolic "
-               f"in alpha, for every n = 1..{n_max}; all n: the branch conditions by z3 (nonlinear real "
-               "arithmetic, unsat) with w = alpha^-j in (0, 1], and the step identities by sympy."),
+        Status.PROVED,
+        Evidence.ALL_N,
+        Scope.of(alphas=[SYMBOLIC]),
+        values,
+        notes=(
+            f"pieces derived from (2) and (3) and compared with the printed ends and closed forms, symbolic "
+            f"in alpha, for every n = 1..{n_max}; all n: the branch conditions by z3 (nonlinear real "
+            "arithmetic, unsat) with w = alpha^-j in (0, 1], and the step identities by sympy."
+        ),
     )
