@@ -525,6 +525,22 @@ def lemma3(ctx: Context, xf=lemma3_x, yf=lemma3_y, n_max: int | None = None) -> 
                 if n == 3 and al == 2:
                     found_rho = "; ".join(f"{k} = {v}" for k, v in data.items())
     values["(n, theta, alpha) instances"] = str(total)
+    sym_n = min(n_max, 5)
+    for n in range(3, sym_n + 1):
+        for theta in count_range_thetas(n):
+            cex = derivation(
+                [lambda a_, t=theta, m=n: xf(m, *t, a_), lambda a_, t=theta, m=n: yf(m, *t, a_)],
+                SYMBOLIC,
+                ctx.solver_timeout,
+            )
+            if cex:
+                return Result(
+                    Status.REFUTED,
+                    Evidence.BOUNDED,
+                    Scope.of(n, [SYMBOLIC]),
+                    counterexample=f"Corollary 2, n={n}, theta={theta}: {cex}",
+                )
+    values["Corollary 2 for symbolic alpha > 1"] = f"no DP matrix derives both x and y, every theta, n <= {sym_n}"
     values.update(paper_rho_check(ctx.solver_timeout))
     values.update(lemma3_boundary(ctx.solver_timeout, xf, yf))
     return Result(

@@ -555,7 +555,9 @@ def bounded_signature_claim(
         f"alpha={a}: n<={top}" for a, top in plan.items()
     )
     if boundary and prop.optimal and not variant:
-        data, more = boundary_data(prop, ctx)
+        # grs2009 Section 5 fixes an optimal VERTEX of a user with a merely monotone loss and any prior (its
+        # footnote 3 claims the strict, full-support proofs extend by a limit argument): probe vertices there.
+        data, more = boundary_data(prop, ctx, vertex=cid.startswith("grs2009"))
         values.update(data)
         notes += f". Boundary counterexamples: {more}" if more else ""
     res = Result(Status.VERIFIED, Evidence.BOUNDED, Scope.of(max(plan.values()), list(plan)), values, notes=notes)
@@ -565,7 +567,7 @@ def bounded_signature_claim(
 BOUNDARY_N = 3
 
 
-def boundary_data(prop: Property, ctx: Context) -> tuple[dict[str, str], str]:
+def boundary_data(prop: Property, ctx: Context, vertex: bool = False) -> tuple[dict[str, str], str]:
     """Counterexamples (as data) once the full-support or the strict-legality hypothesis is dropped.
 
     The golden value is the smallest n with a counterexample (a sat/unsat fact, deterministic); the
@@ -577,9 +579,11 @@ def boundary_data(prop: Property, ctx: Context) -> tuple[dict[str, str], str]:
     ):
         found = None
         for n in range(1, BOUNDARY_N + 1):
-            found, _ = search(n, F(1, 2), prop, ctx.solver_timeout, **kw)
+            found, _ = search(n, F(1, 2), prop, ctx.solver_timeout, vertex=vertex or prop.vertex, **kw)
             if found:
                 break
+        if vertex:
+            label = f"optimal vertex {label}"
         if found:
             out[label] = f"fails from n={found.n} (alpha=1/2); instance in the notes"
             notes.append(f"{label}: {found}")

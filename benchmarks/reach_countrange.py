@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""Reach of the count-range impossibility proofs (proofs/countrange.py): alphas and n covered, and times.
+
+    .venv/bin/python benchmarks/reach_countrange.py                     # n up to 9, budget 150 s per part
+    .venv/bin/python benchmarks/reach_countrange.py --max-n 12 --budget 600
+
+Parts:
+  * lemma1 / lemma2 / thm3 (n = 3): z3 unsat per rational alpha and for symbolic alpha > 1, every m
+    (split-and-merge reduction, module docstring of proofs/countrange.py);
+  * corollary2_symbolic: for n = 3, 4, ... and every 1 <= theta1 < theta2 <= n-1, no DP matrix derives
+    Lemma 3's x and y, symbolic alpha > 1 (z3 nlsat);
+  * lemma3_rational: for each rational alpha, n = 3, 4, ...: x, y legal, each the certified unique
+    optimum of a consumer found by z3, windows = x-hat / y-hat, no DP matrix derives both.
+A part stops at the first n whose cumulative time exceeds the budget.  Results are merged into
+results/reach_c2.json ("countrange").
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from proofs import countrange as c
+from udpm.claims import Context
+
+RESULTS = Path(__file__).resolve().parent / "results" / "reach_c2.json"
+
+
+def timed(fn) -> tuple[object, float]:
+    t0 = time.perf_counter()
+    out = fn()
+    return out, round(time.perf_counter() - t0, 3)
+
+
+def per_n(name: str, check, max_n: int, budget: float) -> dict:
+    start, reached, times = time.perf_counter(), None, {}
+    for n in range(3, max_n + 1):
+        fail, sec = timed(lambda n=n: check(n))
+        if fail:
+            return {"part": name, "status": f"FAILED at n={n}: {fail}", "per_n_s": times}
+        times[str(n)], reached = sec, n
+        print(f"{name} n={n}: {sec} s", flush=True)
+        if time.perf_counter() - start > budget:
+            break
+    return {"part": name, "status": "ok", "largest_n": reached, "per_n_s": times,
+            "total_s": round(time.perf_counter() - start, 2)}
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--max-n", type=int, default=9)
+    p.add_argument("--budget", type=float, default=150.0)
+    p.add_argument("--solver-timeout", type=float, default=120.0)
+    args = p.parse_args()
+    ctx = Context(quick=True, solver_timeout=args.solver_timeout)
+    fixed = {}
+    for name, fn in (("zlcn2013.lemma1", c.lemma1), ("zlcn2013.lemma2", c.lemma2)):
+        res, sec = timed(lambda fn=fn: fn(ctx))
+        fixed[name] = {"status": str(res.status), "alphas": list(res.scope.alphas), "seconds": sec}
+    per_alpha = {}
+    for al in [*c.ALPHAS, c.SYMBOLIC]:
+        cex, sec = timed(lambda al=al: c.derivation([c.xhat, c.yhat], al, args.solver_timeout, rows=(0, 1, 2)))
+        per_alpha[str(al)] = {"no joint mechanism on counts 0..2": cex is None, "seconds": sec}
+    fixed["zlcn2013.thm3 (n=3)"] = per_alpha
+
+    def cor2_symbolic(n: int):
+        for theta in c.count_range_thetas(n):
+            cex = c.derivation([lambda a, t=theta: c.lemma3_x(n, *t, a), lambda a, t=theta: c.lemma3_y(n, *t, a)],
+                               c.SYMBOLIC, args.solver_timeout)
+            if cex:
+                return f"theta={theta}: {cex}"
+        return None
+
+    def lemma3_rational(n: int):
+        for theta in c.count_range_thetas(n):
+            for al in c.ALPHAS:
+                fail, _ = c.lemma3_instance(n, theta, al, args.solver_timeout)
+                if fail:
+                    return fail
+        return None
+
+    parts = [per_n("corollary2_symbolic", cor2_symbolic, args.max_n, args.budget),
+             per_n("lemma3_rational (6 alphas)", lemma3_rational, args.max_n, args.budget)]
+    data = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
+    data["countrange"] = {
+        "machine": f"CPython {platform.python_version()}, {platform.machine()}, shared 2-core host (times are noisy)",
+        "command": " ".join(sys.argv),
+        "n3_results": fixed,
+        "rational_alphas": [str(a) for a in c.ALPHAS],
+        "symbolic_alpha": "alpha > 1 as a z3 real (nlsat): lemma1, lemma2, thm3 (n=3), corollary2 for every n reached",
+        "parts": parts,
+    }
+    RESULTS.write_text(json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
+    print(json.dumps(parts, indent=1))
+
+
+if __name__ == "__main__":
+    main()
