@@ -266,7 +266,14 @@ def outcome(cid: str, status: Status, errata: list[Erratum] = (), evidence: Evid
 
 
 OUTCOMES = [
-    outcome("gs2010.table1", Status.ERRATUM, [Erratum("Table 1(a)[0][2]", "0.35", "7/20 | x", "rounding", "why")]),
+    outcome(
+        "gs2010.table1",
+        Status.ERRATUM,
+        [
+            Erratum("Table 1(a)[0][2]", "0.35", "7/20 | x", "rounding", "why"),
+            Erratum("Table 1(b), scalar", "", "3/5", "extraction damage", "lost `scalar`"),
+        ],
+    ),
     outcome("grs2011.fig1a", Status.REPRODUCED),
     outcome("zlcn2013.thm4", Status.REFUTED, evidence=Evidence.BOUNDED),
     outcome("grs2011.ex2.1", Status.PROVED, evidence=Evidence.ALL_N),
@@ -286,9 +293,11 @@ def test_readme_block_counts_statuses_and_links_errata(tmp_path):
     assert "| **total** | **1** | **1** | **1** | **1** | **4** |" in block
     assert "[`gs2010.table1`](build/report.html#gs2010.table1)" in block
     assert "`0.35` | `7/20 \\| x` | rounding |" in block  # printed, correct (pipes escaped), class
+    assert "| Table 1(b), scalar | (empty) | `3/5` | extraction damage |" in block
     assert "[`zlcn2013.thm4`](build/report.html#zlcn2013.thm4)" in block  # refuted claims are linked
     assert "python reproduce.py --report" in block and "build/report.html" in block
     assert "1.5" not in block  # no timings
+    assert "| `0.35` |" in block and "`` " not in block
     # byte-identical when nothing changes
     assert not notebook.refresh_readme(OUTCOMES, {"quick": True, "seed": 0}, readme)
     assert readme.read_text() == text

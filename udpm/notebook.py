@@ -821,6 +821,10 @@ def readme_results(doc: Mapping) -> str:
         s = s if len(s) <= limit else s[: limit - 1] + "…"
         return s.replace("|", "\\|")
 
+    def code(s: object) -> str:
+        text = cell(str(s).replace("`", "'"), 60)
+        return f"`{text}`" if text.strip() else "(empty)"
+
     refuted = [c for c in claims if c["status"] == "refuted"]
     if refuted:
         lines += [
@@ -836,7 +840,7 @@ def readme_results(doc: Mapping) -> str:
         for c, e in pairs:
             lines.append(
                 f"| [`{c['id']}`]({REPORT_LINK}#{c['id']}) | {cell(_location(c, e))} | "
-                f"`{cell(e['printed'], 60)}` | `{cell(e['correct'], 60)}` | {cell(e['cls'])} |"
+                f"{code(e['printed'])} | {code(e['correct'])} | {cell(e['cls'])} |"
             )
         lines.append("")
     lines.append(
