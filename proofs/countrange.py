@@ -540,6 +540,7 @@ def lemma3(ctx: Context, xf=lemma3_x, yf=lemma3_y, n_max: int | None = None) -> 
                     Scope.of(n, [SYMBOLIC]),
                     counterexample=f"Corollary 2, n={n}, theta={theta}: {cex}",
                 )
+    values.update(lemma3_formula_facts())
     values["Corollary 2 for symbolic alpha > 1"] = f"no DP matrix derives both x and y, every theta, n <= {sym_n}"
     values.update(paper_rho_check(ctx.solver_timeout))
     values.update(lemma3_boundary(ctx.solver_timeout, xf, yf))
@@ -621,3 +622,28 @@ def paper_rho_check(timeout_s: float) -> dict[str, str]:
         if is_unique_optimum(CountRangeConsumer.of([1] * 4, paper_rho(al), 1, 2), yhat(al), al, timeout_s)
     ]
     return {"paper's rho: y-hat the only optimum at alphas": ", ".join(map(str, good)) or "none"}
+
+
+def lemma3_formula_facts() -> dict[str, str]:
+    """The printed exponents, symbolically: the entries next to k and the largest entry are probabilities."""
+    kk = sp.Symbol("k", integer=True, nonnegative=True)
+    i = sp.Symbol("i", integer=True)
+    x_lo, x_hi = 1 / (A ** (kk - 1 - i) * (A + 1)), 1 / (A ** (i - kk - 2) * (A + 1))
+    y_lo = 1 / (A ** (kk - i) * (A + 1))
+    facts = {
+        "x_(k-1), x_k, x_(k+1), x_(k+2)": [
+            x_lo.subs(i, kk - 1),
+            x_lo.subs(i, kk),
+            x_hi.subs(i, kk + 1),
+            x_hi.subs(i, kk + 2),
+        ],
+        "y_(k-1), y_k, y_(k+1), y_(k+2)": [
+            y_lo.subs(i, kk - 1),
+            y_lo.subs(i, kk),
+            x_hi.subs(i, kk + 1),
+            x_hi.subs(i, kk + 2),
+        ],
+    }
+    out = {f"Lemma 3 symbolic {name}": ", ".join(str(sp.simplify(v)) for v in vals) for name, vals in facts.items()}
+    out["Lemma 3 entries in (0, 1)"] = "largest exponent of 1/alpha is -1 (at x_k, x_(k+1)): every entry <= a/(a+1) < 1"
+    return out
