@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
+from functools import cache
 
 import sympy as sp
 from sympy.parsing.sympy_parser import implicit_multiplication_application, parse_expr, standard_transformations
@@ -30,6 +31,7 @@ Formula = Callable[[sp.Expr, sp.Expr], sp.Expr]  # (alpha, n) -> value
 
 
 # --- printed LaTeX ---------------------------------------------------------------------------
+
 
 def _braced(s: str, i: int) -> tuple[str, int]:
     """The content of the {...} group starting at s[i] == '{', and the index after it."""
@@ -62,8 +64,11 @@ def latex_expr(text: str) -> sp.Expr:
         else:
             out += s[i]
             i += 1
-    return parse_expr(out, local_dict={"alpha": a, "n": nn},
-                      transformations=(*standard_transformations, implicit_multiplication_application))
+    return parse_expr(
+        out,
+        local_dict={"alpha": a, "n": nn},
+        transformations=(*standard_transformations, implicit_multiplication_application),
+    )
 
 
 def same(x: sp.Expr, y: sp.Expr) -> bool:
@@ -71,6 +76,7 @@ def same(x: sp.Expr, y: sp.Expr) -> bool:
 
 
 # --- geometric pmf sums ----------------------------------------------------------------------
+
 
 def geometric_pmf(delta: sp.Expr) -> sp.Expr:
     return (1 - a) / (1 + a) * a ** sp.Abs(delta)
@@ -83,8 +89,10 @@ def tail(lo: sp.Expr) -> sp.Expr:
 
 # --- grs2011 Example 2.3 / grs2009 Example 2.2 ----------------------------------------------
 
-def _post_processing(paper: str, keys: tuple[str, str], face: Formula | None, remapped: Formula | None,
-                     ctx: Context) -> Result:
+
+def _post_processing(
+    paper: str, keys: tuple[str, str], face: Formula | None, remapped: Formula | None, ctx: Context
+) -> Result:
     face_item, remap_item = printed(paper, keys[0]), printed(paper, keys[1])
     face = face or (lambda al, n: latex_expr(face_item.values).subs(a, al))
     remapped = remapped or (lambda al, n: latex_expr(remap_item.values).subs({a: al, nn: n}))
@@ -105,20 +113,29 @@ def _post_processing(paper: str, keys: tuple[str, str], face: Formula | None, re
             fv = face(sp.Rational(al.numerator, al.denominator), sp.Integer(n))
             fv_exact = 1 - (1 - al) / (1 + al)
             if sp.Rational(str(got)) != sp.simplify(want) or sp.simplify(fv) != sp.Rational(str(fv_exact)):
-                return refuted(f"n={n}, alpha={al}: face value Pr[Delta != 0] = {fv_exact} (stated {fv}); after the "
-                               f"0/n remap the expected loss is {got} (stated {sp.simplify(want)})",
-                               Evidence.BOUNDED, Scope.of(n, GRID))
+                return refuted(
+                    f"n={n}, alpha={al}: face value Pr[Delta != 0] = {fv_exact} (stated {fv}); after the "
+                    f"0/n remap the expected loss is {got} (stated {sp.simplify(want)})",
+                    Evidence.BOUNDED,
+                    Scope.of(n, GRID),
+                )
     if not (same(face_exact, face(a, n_odd)) and same(remap_exact, remapped(a, n_odd))):
         return Result(Status.INCONCLUSIVE, notes=f"symbolic identity not decided: {face_exact}, {remap_exact}")
     return Result(
-        Status.PROVED, Evidence.ALL_N, scope_all,
-        exact_values(**{
-            "face value": f"{sp.factor(face_exact)} (printed {face_item.values})",
-            "after remap, n = 2h+1": f"{sp.factor(remap_exact)} (printed {remap_item.values})",
-            "improvement factor": f"{sp.simplify(remap_exact / face_exact)} <= 1/2",
-        }),
-        notes=(f"all odd n (n = 2h+1, h symbolic): geometric tail sums in closed form; exact cross-check with "
-               f"udpm (BayesianUser, remap of T(n, a)) for odd n <= {n_max} at alpha in {', '.join(map(str, GRID))}"),
+        Status.PROVED,
+        Evidence.ALL_N,
+        scope_all,
+        exact_values(
+            **{
+                "face value": f"{sp.factor(face_exact)} (printed {face_item.values})",
+                "after remap, n = 2h+1": f"{sp.factor(remap_exact)} (printed {remap_item.values})",
+                "improvement factor": f"{sp.simplify(remap_exact / face_exact)} <= 1/2",
+            }
+        ),
+        notes=(
+            f"all odd n (n = 2h+1, h symbolic): geometric tail sums in closed form; exact cross-check with "
+            f"udpm (BayesianUser, remap of T(n, a)) for odd n <= {n_max} at alpha in {', '.join(map(str, GRID))}"
+        ),
     )
 
 
@@ -137,13 +154,26 @@ def post_processing_grs2009(ctx: Context, face: Formula | None = None, remapped:
 
 # --- grs2011 Theorem A.2 ---------------------------------------------------------------------
 
+
+EPS = sp.Symbol("epsilon", positive=True)
+T = sp.Symbol("t", real=True)
+
+
+@cache
+def laplace_antiderivative(side: int) -> sp.Expr:
+    """An antiderivative of eps/2 e^(-side eps t) (side = 1: t >= 0, side = -1: t <= 0), checked by differentiating."""
+    density = EPS / 2 * sp.exp(-side * EPS * T)
+    anti = sp.integrate(density, T)
+    if sp.simplify(sp.diff(anti, T) - density) != 0:
+        raise ArithmeticError("antiderivative check failed")
+    return anti
+
+
 def laplace_cell(lo: sp.Expr, hi: sp.Expr, side: int) -> sp.Expr:
     """Pr[lo <= L <= hi] for the Laplace density eps/2 e^(-eps|t|), eps = ln(1/a), on one side of 0
-    (side = 1: t >= 0, side = -1: t <= 0).  Integrated with eps > 0 a symbol, then eps = ln(1/a)."""
-    t = sp.Symbol("t", real=True)
-    eps = sp.Symbol("epsilon", positive=True)
-    val = sp.integrate(eps / 2 * sp.exp(-side * eps * t), (t, lo, hi))
-    val = sp.simplify(val).subs(eps, sp.log(1 / a))
+    (side = 1: 0 <= lo <= hi, side = -1: lo <= hi <= 0).  Exact with eps > 0 a symbol, then eps = ln(1/a)."""
+    anti = laplace_antiderivative(side)
+    val = sp.simplify(anti.subs(T, hi) - anti.subs(T, lo)).subs(EPS, sp.log(1 / a))
     return sp.simplify(sp.powsimp(sp.expand_log(sp.expand_power_exp(sp.simplify(val)), force=True), force=True))
 
 
@@ -189,20 +219,29 @@ def rounded_laplace(ctx: Context, factor: Callable[[sp.Expr], sp.Expr] = theorem
                 got, claim = sp.simplify(ratio.subs({a: q, k: 0})), sp.simplify(factor(q))
                 if sp.simplify(got - claim) != 0:
                     i = "1" if case == "i >= 1" else "-1"
-                    return refuted(f"{case}, i = {i}, alpha={al}: Pr[Delta'=i]/Pr[Delta=i] = {got}, claimed "
-                                   f"factor {claim}", Evidence.ALL_N, scope)
+                    return refuted(
+                        f"{case}, i = {i}, alpha={al}: Pr[Delta'=i]/Pr[Delta=i] = {got}, claimed factor {claim}",
+                        Evidence.ALL_N,
+                        scope,
+                    )
             return Result(Status.INCONCLUSIVE, notes=f"{case}: ratio {ratio} not decided")
     zero = laplace_cell(0, sp.Rational(1, 2), 1) + laplace_cell(-sp.Rational(1, 2), 0, -1)
     s = sp.Symbol("s", positive=True)  # s = sqrt(a)
     gap = sp.factor(sp.simplify((geometric_pmf(0) - zero).subs(a, s**2)))
     gap_ok = decide_gap(gap, s, ctx.solver_timeout)
     total = below_one(zero + 2 * below_one(sp.summation(sp.simplify(factor(a) * geometric_pmf(kk)), (k, 0, sp.oo))))
-    # cross-check against the library's symbolic integration, i = -3..3
-    lib_bad = [i for i in range(-3, 4) if i and not same(rounded_laplace_pmf(i, ALPHA).subs(ALPHA, a),
-                                                          factor(a) * geometric_pmf(sp.Integer(i)))]
+    # cross-check against the library's own symbolic integration (udpm.mechanisms), one cell per side
+    lib_bad = [
+        i
+        for i in range(-3, 4)
+        if i and not same(rounded_laplace_pmf(i, ALPHA).subs(ALPHA, a), factor(a) * geometric_pmf(sp.Integer(i)))
+    ]
     if lib_bad:
-        return refuted(f"udpm.mechanisms.rounded_laplace_pmf({lib_bad[0]}) differs from factor x geometric pmf",
-                       Evidence.BOUNDED, Scope.of(3, [SYMBOLIC]))
+        return refuted(
+            f"udpm.mechanisms.rounded_laplace_pmf({lib_bad[0]}) differs from factor x geometric pmf",
+            Evidence.BOUNDED,
+            Scope.of(3, [SYMBOLIC]),
+        )
     # the printed decimal at a = 1/2: the exact factor is 3/(2 sqrt 2) = 3 sqrt(1/8); bound it by rationals
     item = printed("grs2011", "thmA.2.factor")
     lo, hi = _sqrt_rational_bounds(Fraction(9, 8))
@@ -212,18 +251,24 @@ def rounded_laplace(ctx: Context, factor: Callable[[sp.Expr], sp.Expr] = theorem
     if not (gap_ok and same(total, 1) and printed_ok):
         return Result(Status.INCONCLUSIVE, notes=f"gap {gap}: {gap_ok}; total {total}; printed {printed_ok}")
     res = Result(
-        Status.PROVED, Evidence.ALL_N, scope,
-        exact_values(**{
-            "Pr[Delta'=i]/Pr[Delta=i], i != 0": str(sp.factor(factor(a))),
-            "Pr[Delta=0] - Pr[Delta'=0]": f"{gap} with s = sqrt(alpha): > 0 on (0,1)",
-            "Pr[Delta'=0]": str(sp.simplify(zero)),
-            "rounded Laplace total mass": str(total),
-            "factor at alpha=1/2": f"3/(2 sqrt 2) in [{lo}, {hi}]; printed {item.values}: "
-                                   f"{'matches at 2 decimals' if rounding_ok else 'DIFFERS'}",
-        }),
-        notes=("all i != 0 symbolically (i = k+1, k >= 0 symbolic, and its mirror); zero cell by a z3 check of the "
-               "factored gap in s = sqrt(alpha); alpha = 1 (allowed by the theorem's (0, 1]) is degenerate: "
-               "eps = 0 and the Laplace density vanishes."),
+        Status.PROVED,
+        Evidence.ALL_N,
+        scope,
+        exact_values(
+            **{
+                "Pr[Delta'=i]/Pr[Delta=i], i != 0": str(sp.factor(factor(a))),
+                "Pr[Delta=0] - Pr[Delta'=0]": f"{gap} with s = sqrt(alpha): > 0 on (0,1)",
+                "Pr[Delta'=0]": str(sp.simplify(zero)),
+                "rounded Laplace total mass": str(total),
+                "factor at alpha=1/2": f"3/(2 sqrt 2) in [{lo}, {hi}]; printed {item.values}: "
+                f"{'matches at 2 decimals' if rounding_ok else 'DIFFERS'}",
+            }
+        ),
+        notes=(
+            "all i != 0 symbolically (i = k+1, k >= 0 symbolic, and its mirror); zero cell by a z3 check of the "
+            "factored gap in s = sqrt(alpha); alpha = 1 (allowed by the theorem's (0, 1]) is degenerate: "
+            "eps = 0 and the Laplace density vanishes."
+        ),
     )
     if not rounding_ok:
         res.status = Status.REFUTED
@@ -247,13 +292,17 @@ def decide_gap(expr: sp.Expr, s: sp.Symbol, timeout: float) -> bool:
 
 # --- grs2009 Section 6.1 ---------------------------------------------------------------------
 
+
 def _printed_formula(key: str) -> Callable[[sp.Expr], sp.Expr]:
     return lambda al: latex_expr(printed("grs2009", key).values).subs(a, al)
 
 
 @checks("grs2009.sec6.1")
-def laplace_vs_geometric(ctx: Context, geometric_loss: Callable[[sp.Expr], sp.Expr] | None = None,
-                         laplace_loss: Callable[[sp.Expr], sp.Expr] | None = None) -> Result:
+def laplace_vs_geometric(
+    ctx: Context,
+    geometric_loss: Callable[[sp.Expr], sp.Expr] | None = None,
+    laplace_loss: Callable[[sp.Expr], sp.Expr] | None = None,
+) -> Result:
     """grs2009 Section 6.1: prior (1/2, 1/2) on {0, 1}, binary loss: the geometric mechanism's optimal loss is
     a/(1+a), the Laplace mechanism's (with the user's optimal remap) sqrt(a)/2; their ratio -> oo as a -> 0."""
     geometric_loss = geometric_loss or _printed_formula("sec6.1.geometric")
@@ -266,8 +315,7 @@ def laplace_vs_geometric(ctx: Context, geometric_loss: Callable[[sp.Expr], sp.Ex
 
     al, x01, x10 = z3.Reals("alpha x01 x10")
     x00, x11 = 1 - x01, 1 - x10
-    dp = [x01 >= 0, x10 >= 0, x01 <= 1, x10 <= 1, x00 >= al * x10, x10 >= al * x00, x01 >= al * x11,
-          x11 >= al * x01]
+    dp = [x01 >= 0, x10 >= 0, x01 <= 1, x10 <= 1, x00 >= al * x10, x10 >= al * x00, x01 >= al * x11, x11 >= al * x01]
     lower = decide([al > 0, al < 1, *dp, (x01 + x10) / 2 < al / (1 + al)], ctx.solver_timeout).unsat
     # Laplace: densities f0(y) = eps/2 e^(-eps|y|), f1(y) = f0(y - 1); any remap f: R -> [0, 1] loses
     # 1/2 int (f0 f + f1 (1 - f)) >= 1/2 int min(f0, f1), with equality for the threshold remap at 1/2
@@ -282,20 +330,30 @@ def laplace_vs_geometric(ctx: Context, geometric_loss: Callable[[sp.Expr], sp.Ex
             got = (sp.simplify(geo.subs(a, q)), sp.simplify(lap.subs(a, q)))
             claim = (sp.simplify(geometric_loss(q)), sp.simplify(laplace_loss(q)))
             if got != claim:
-                return refuted(f"alpha={g}: geometric optimal loss {got[0]} (stated {claim[0]}), Laplace with the "
-                               f"optimal remap {got[1]} (stated {claim[1]})", Evidence.ALL_N, scope)
+                return refuted(
+                    f"alpha={g}: geometric optimal loss {got[0]} (stated {claim[0]}), Laplace with the "
+                    f"optimal remap {got[1]} (stated {claim[1]})",
+                    Evidence.ALL_N,
+                    scope,
+                )
         return Result(Status.INCONCLUSIVE, notes="symbolic comparison undecided")
     ratio = sp.simplify(lap / geo)
     return Result(
-        Status.PROVED if lower else Status.VERIFIED, Evidence.ALL_N, scope,
-        exact_values(**{
-            "geometric (optimal)": f"{geo}; no alpha-DP mechanism on {{0,1}} does better (z3: "
-                                   f"{'unsat' if lower else 'undecided'})",
-            "Laplace, optimal remap (threshold 1/2)": str(lap),
-            "Laplace, rounded, at face value": str(rounded_face),
-            "ratio Laplace/geometric": f"{ratio} -> oo as alpha -> 0 (limit {sp.limit(ratio, a, 0, '+')})",
-        }),
-        notes=("sqrt(a)/2 is right for the Laplace mechanism with the user's optimal (threshold 1/2) remap; "
-               "rounding and reading at face value would give sqrt(a).  The ratio equals Theorem A.2's factor "
-               "(1+a)/(2 sqrt a), so that factor is tight.  l_err is read as the binary loss."),
+        Status.PROVED if lower else Status.VERIFIED,
+        Evidence.ALL_N,
+        scope,
+        exact_values(
+            **{
+                "geometric (optimal)": f"{geo}; no alpha-DP mechanism on {{0,1}} does better (z3: "
+                f"{'unsat' if lower else 'undecided'})",
+                "Laplace, optimal remap (threshold 1/2)": str(lap),
+                "Laplace, rounded, at face value": str(rounded_face),
+                "ratio Laplace/geometric": f"{ratio} -> oo as alpha -> 0 (limit {sp.limit(ratio, a, 0, '+')})",
+            }
+        ),
+        notes=(
+            "sqrt(a)/2 is right for the Laplace mechanism with the user's optimal (threshold 1/2) remap; "
+            "rounding and reading at face value would give sqrt(a).  The ratio equals Theorem A.2's factor "
+            "(1+a)/(2 sqrt a), so that factor is tight.  l_err is read as the binary loss."
+        ),
     )
