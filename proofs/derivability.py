@@ -130,8 +130,8 @@ def derivable_iff_three_term(ctx: Context, condition: Cond = three_term, require
     eye_derivable = derive(eye, truncated_geometric(1, Fraction(1, 2))).stochastic
     values = exact_values(
         **{
-            "interior rows": "(1+a^2) x_i - a (x_(i-1) + x_(i+1)) >= 0 (equal to the printed (x2 - a x1) >= a (x3 - a x2)"
-            " and to Section 3's (x2 - a x3) >= a (x1 - a x2))",
+            "interior rows": "(1+a^2) x_i - a (x_(i-1) + x_(i+1)) >= 0 (equal to the printed "
+            "(x2 - a x1) >= a (x3 - a x2) and to Section 3's (x2 - a x3) >= a (x1 - a x2))",
             "boundary rows": "x_0 >= a x_1 and x_n >= a x_(n-1) in every column (Lemma 2 cases 1-2)",
             "printed theorem": "true: its alpha-DP hypothesis implies both boundary conditions",
             "without the DP hypothesis": f"false: I_2 (n=1, alpha=1/2) has no triples, derivable={eye_derivable}",
@@ -356,10 +356,20 @@ def multi_level_release(
                         scope,
                     )
     ex = algorithm1_stages(2, (Fraction(1, 4), Fraction(1, 2)))
+    # all n, all k: by induction, Pr[r_i | r] = G_1 T_2 ... T_i; the step is X (X^-1 Y) = Y for invertible
+    # X = G_(n,alpha_i) (gs2010 Lemma 1) and T_(i+1) = X^-1 Y stochastic (gs2010 Lemma 3, alpha_i <= alpha_(i+1))
+    m = sp.Symbol("m", integer=True, positive=True)
+    gx, gy = sp.MatrixSymbol("G_i", m, m), sp.MatrixSymbol("G_next", m, m)
+    step = sp.simplify(gx * (gx.inverse() * gy)) == gy
+    proved = step and stages is algorithm1_stages and list(order([Fraction(2), Fraction(1)])) == [1, 2]
+    induction = (
+        "all n and k: induction, the step G_i (G_i^-1 G_(i+1)) = G_(i+1) checked with sympy matrix symbols; "
+        "G_i invertible by gs2010.lemma1 and T_(i+1) stochastic by gs2010.lemma3 (both all-n).  "
+    )
     return Result(
-        Status.VERIFIED,
-        Evidence.BOUNDED,
-        scope,
+        Status.PROVED if proved else Status.VERIFIED,
+        Evidence.ALL_N if proved else Evidence.BOUNDED,
+        Scope.of(alphas=["symbolic 0 < alpha_1 < ... < alpha_k < 1"]) if proved else scope,
         exact_values(
             **{
                 "T_2 for n=2, alphas (1/4, 1/2)": linalg.fmt_matrix(ex[1]),
@@ -376,7 +386,7 @@ def multi_level_release(
             )
         ],
         notes=(
-            f"exact joint distributions of (r_1..r_k) for n = 1..{n_max} and chains "
+            (induction if proved else "") + f"Exact joint distributions of (r_1..r_k) for n = 1..{n_max} and chains "
             f"{'; '.join('<'.join(map(str, c)) for c in chains)}; every marginal equals G_(n,alpha_i) exactly."
         ),
     )

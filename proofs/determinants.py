@@ -90,8 +90,9 @@ def tridiagonal(m: int) -> list[list[flint.fmpz_poly]]:
 
 
 def poly_matmul(x: Sequence[Sequence[object]], y: Sequence[Sequence[object]]) -> list[list[object]]:
-    return [[sum((x[i][k] * y[k][j] for k in range(len(y))), x[0][0] * 0) for j in range(len(y[0]))]
-            for i in range(len(x))]
+    return [
+        [sum((x[i][k] * y[k][j] for k in range(len(y))), x[0][0] * 0) for j in range(len(y[0]))] for i in range(len(x))
+    ]
 
 
 def poly_str(e: object) -> str:
@@ -107,6 +108,7 @@ OMA2 = ONE - A**2  # 1 - a^2
 
 
 # --- symbolic all-n cases ------------------------------------------------------------------
+
 
 def is_identity(e: sp.Expr) -> bool:
     return sp.simplify(sp.powsimp(sp.expand(e), force=True)) == 0
@@ -134,8 +136,11 @@ def lemma1_column_op_cases() -> list[tuple[str, sp.Expr, sp.Expr]]:
     return [
         ("(C1 - a C2) at row 1", a**0 - a * a**1, 1 - a**2),
         ("(C1 - a C2) at row 2+p", a ** (p + 1) - a * a**p, sp.Integer(0)),
-        ("minor: G'_m[1+i][1+j] vs G'_{m-1}[i][j], i >= j (by symmetry also i < j)",
-         a ** sp.Abs((p + 1) - 1), a ** sp.Abs(p)),
+        (
+            "minor: G'_m[1+i][1+j] vs G'_{m-1}[i][j], i >= j (by symmetry also i < j)",
+            a ** sp.Abs((p + 1) - 1),
+            a ** sp.Abs(p),
+        ),
     ]
 
 
@@ -145,6 +150,7 @@ def prove_cases(cases: list[tuple[str, sp.Expr, sp.Expr]]) -> tuple[bool, str]:
 
 
 # --- gs2010 Table 2 ------------------------------------------------------------------------
+
 
 def table2_g_printed(i: sp.Expr, j: sp.Expr, boundary: bool) -> sp.Expr:
     """Table 2, left: G = (1-a)/(1+a) [ c_j a^|i-j| ], c_j = 1/(1-a) in columns 1 and n, else 1."""
@@ -234,30 +240,40 @@ def table2(
                         return refuted(
                             f"m={m} (results 0..{m - 1}), alpha={al}, entry [{r}][{c}]: printed G = {g}, G' = {gp}; "
                             f"Definition 4 gives G = {t[r][c]}, G' = {tp[r][c]}",
-                            Evidence.BOUNDED, Scope.of(m, RATIONAL_ALPHAS))
+                            Evidence.BOUNDED,
+                            Scope.of(m, RATIONAL_ALPHAS),
+                        )
     bad = [c for c, g_ok, gp_ok in parts if not (g_ok and gp_ok)]
     if bad:
         return Result(Status.INCONCLUSIVE, notes=f"symbolic cases not decided: {bad}")
     cells = printed_cells()
     if cells:
-        return refuted(f"printed Table 2 cell differs from Definition 4: {cells[0]}", Evidence.ALL_N,
-                       Scope.of(alphas=[SYMBOLIC]))
+        return refuted(
+            f"printed Table 2 cell differs from Definition 4: {cells[0]}", Evidence.ALL_N, Scope.of(alphas=[SYMBOLIC])
+        )
     return Result(
-        Status.PROVED, Evidence.ALL_N, Scope.of(alphas=[SYMBOLIC]),
-        exact_values(**{
-            "G[i][j]": "a^|i-j|/(1+a) in columns 1 and n, (1-a)/(1+a) a^|i-j| otherwise (n x n, results 0..n-1)",
-            "G'[i][j]": "a^|i-j|",
-            "cases": f"{len(parts)} symbolic cases (column kind x i>=j / i<j) hold",
-            "printed cells": "every legible cell of the transcription (paper_tables/printed/gs2010.json table2), "
-                             "times the printed scalar (1-a)/(1+a), equals Definition 4 (symbolic n)",
-        }),
-        notes=(f"all-n symbolic case split; exact cross-check with udpm.mechanisms for sizes 2..{n_max} at alphas "
-               f"{', '.join(map(str, RATIONAL_ALPHAS))}.  Table 2's matrices are n x n (Definition 4's G_{{n-1,a}}); "
-               "the extracted text prints 'G = G'' side by side, which is extraction damage, not an equation."),
+        Status.PROVED,
+        Evidence.ALL_N,
+        Scope.of(alphas=[SYMBOLIC]),
+        exact_values(
+            **{
+                "G[i][j]": "a^|i-j|/(1+a) in columns 1 and n, (1-a)/(1+a) a^|i-j| otherwise (n x n, results 0..n-1)",
+                "G'[i][j]": "a^|i-j|",
+                "cases": f"{len(parts)} symbolic cases (column kind x i>=j / i<j) hold",
+                "printed cells": "every legible cell of the transcription (paper_tables/printed/gs2010.json table2), "
+                "times the printed scalar (1-a)/(1+a), equals Definition 4 (symbolic n)",
+            }
+        ),
+        notes=(
+            f"all-n symbolic case split; exact cross-check with udpm.mechanisms for sizes 2..{n_max} at alphas "
+            f"{', '.join(map(str, RATIONAL_ALPHAS))}.  Table 2's matrices are n x n (Definition 4's G_{{n-1,a}}); "
+            "the extracted text prints 'G = G'' side by side, which is extraction damage, not an equation."
+        ),
     )
 
 
 # --- gs2010 Lemma 1 ------------------------------------------------------------------------
+
 
 def lemma1_exponent(m: int) -> int:
     """The printed proof: det G'_{n,a} = (1 - a^2)^(n-1), n = matrix size."""
@@ -281,12 +297,18 @@ def det_g_prime(
             al = Fraction(1, 2)
             return refuted(
                 f"size m={m}: det G'_m = {poly_str(d)} (= {at(d, al)} at alpha=1/2), but the claimed "
-                f"(1-a^2)^{exponent(m)} = {at(want, al)} at alpha=1/2", Evidence.BOUNDED, scope)
+                f"(1-a^2)^{exponent(m)} = {at(want, al)} at alpha=1/2",
+                Evidence.BOUNDED,
+                scope,
+            )
         dg = bareiss_det(g_scaled(m))  # det((1+a) G) = (1+a)^m det G
         want_g = (ONE + A) ** (m - 1) * (ONE - A) ** (2 * m - 3)
         if dg != want_g:
-            return refuted(f"size m={m}: det((1+a)G_m) = {poly_str(dg)}, expected (1+a)^(m-1) (1-a)^(2m-3)",
-                           Evidence.BOUNDED, scope)
+            return refuted(
+                f"size m={m}: det((1+a)G_m) = {poly_str(dg)}, expected (1+a)^(m-1) (1-a)^(2m-3)",
+                Evidence.BOUNDED,
+                scope,
+            )
     ok, msg = prove_cases(lemma1_column_op_cases())
     mm = sp.Symbol("m", integer=True, positive=True)
     b, c = sp.symbols("b c", positive=True)  # b = 1 - a > 0, c = 1 + a > 0, so 1 - a^2 = b c
@@ -294,32 +316,52 @@ def det_g_prime(
     det_g = (b * c) ** (mm - 1) / (c**2 * (c / b) ** (mm - 2))
     scaling_ok = sp.simplify(sp.powsimp(sp.expand_power_base(det_g / (b ** (2 * mm - 3) / c)))) == 1
     if not (ok and scaling_ok):
-        return Result(Status.INCONCLUSIVE, Evidence.BOUNDED, scope,
-                      notes=f"all-n step not decided: {msg}; scaling identity {'ok' if scaling_ok else 'undecided'}")
+        return Result(
+            Status.INCONCLUSIVE,
+            Evidence.BOUNDED,
+            scope,
+            notes=f"all-n step not decided: {msg}; scaling identity {'ok' if scaling_ok else 'undecided'}",
+        )
     return Result(
-        Status.PROVED, Evidence.ALL_N, Scope.of(alphas=[SYMBOLIC]),
-        exact_values(**{
-            "det G'_m (m x m, Table 2)": "(1 - a^2)^(m-1)",
-            "det G_m (m x m, Table 2)": "(1 - a)^(2m-3) / (1 + a)  > 0 for m >= 2",
-            "det G' for Definition 4's G_{n,a} ((n+1) x (n+1))": "(1 - a^2)^n",
-            "all-n step": f"C1 <- C1 - a C2 leaves (1-a^2, 0, ..., 0)^t and minor G'_(m-1): {msg}",
-        }),
+        Status.PROVED,
+        Evidence.ALL_N,
+        Scope.of(alphas=[SYMBOLIC]),
+        exact_values(
+            **{
+                "det G'_m (m x m, Table 2)": "(1 - a^2)^(m-1)",
+                "det G_m (m x m, Table 2)": "(1 - a)^(2m-3) / (1 + a)  > 0 for m >= 2",
+                "det G' for Definition 4's G_{n,a} ((n+1) x (n+1))": "(1 - a^2)^n",
+                "all-n step": f"C1 <- C1 - a C2 leaves (1-a^2, 0, ..., 0)^t and minor G'_(m-1): {msg}",
+            }
+        ),
         errata=[
-            Erratum("Lemma 1 / Definition 4", "G_{n,alpha} (Definition 4: results 0..n; Lemma 1: n x n)",
-                    "Lemma 1's det G'_{n,a} = (1-a^2)^(n-1) holds for the n x n matrix (results 0..n-1); "
-                    "for Definition 4's G_{n,a} it is (1-a^2)^n", "typo",
-                    "the same symbol names an (n+1) x (n+1) and an n x n matrix; the lemma is right for the latter"),
-            Erratum("Lemma 1, proof, base case", "G'_{2,alpha} = (1-alpha^2)", "det G'_{2,alpha} = 1 - alpha^2", "typo",
-                    "the base case states the matrix where its determinant is meant"),
+            Erratum(
+                "Lemma 1 / Definition 4",
+                "G_{n,alpha} (Definition 4: results 0..n; Lemma 1: n x n)",
+                "Lemma 1's det G'_{n,a} = (1-a^2)^(n-1) holds for the n x n matrix (results 0..n-1); "
+                "for Definition 4's G_{n,a} it is (1-a^2)^n",
+                "typo",
+                "the same symbol names an (n+1) x (n+1) and an n x n matrix; the lemma is right for the latter",
+            ),
+            Erratum(
+                "Lemma 1, proof, base case",
+                "G'_{2,alpha} = (1-alpha^2)",
+                "det G'_{2,alpha} = 1 - alpha^2",
+                "typo",
+                "the base case states the matrix where its determinant is meant",
+            ),
         ],
-        notes=(f"all-n: the column operation of the printed proof as symbolic cases (p >= 0), giving "
-               f"det G'_m = (1-a^2) det G'_(m-1), det G'_1 = 1; bounded: Bareiss determinants as polynomials in "
-               f"alpha for every size 2..{n_max} (det G' and det (1+a)G).  Size 1 is degenerate: Definition 4 and "
-               "Table 2 would give the 1x1 'mechanism' [1/(1+a)], not [1]; the lemma's induction starts at size 2."),
+        notes=(
+            f"all-n: the column operation of the printed proof as symbolic cases (p >= 0), giving "
+            f"det G'_m = (1-a^2) det G'_(m-1), det G'_1 = 1; bounded: Bareiss determinants as polynomials in "
+            f"alpha for every size 2..{n_max} (det G' and det (1+a)G).  Size 1 is degenerate: Definition 4 and "
+            "Table 2 would give the 1x1 'mechanism' [1/(1+a)], not [1]; the lemma's induction starts at size 2."
+        ),
     )
 
 
 # --- gs2010 Lemma 2 ------------------------------------------------------------------------
+
 
 def lemma2_power(m: int) -> int:
     """Lemma 2's proof: det G'(i, x) = (1 - a^2)^(n-2) x (the boundary / three-term functional), n = size."""
@@ -370,8 +412,13 @@ def column_replacement_determinants(
     for m in range(2, n_direct + 1):
         for i in range(m):
             mctx, av, xs, d = _mpoly_det_replaced(m, i, g_prime)
-            lin = sum((xs[k] * sum((int(c) * av**e for e, c in enumerate(f.coeffs())), mctx.from_dict({}))
-                       for k, f in enumerate(functional(m, i))), mctx.from_dict({}))
+            lin = sum(
+                (
+                    xs[k] * sum((int(c) * av**e for e, c in enumerate(f.coeffs())), mctx.from_dict({}))
+                    for k, f in enumerate(functional(m, i))
+                ),
+                mctx.from_dict({}),
+            )
             want = (1 - av**2) ** power(m) * lin
             if d != want:
                 x = [Fraction(int(k == i)) for k in range(m)]
@@ -379,57 +426,82 @@ def column_replacement_determinants(
                 return refuted(
                     f"size m={m}, column i={i + 1}: det G'(i, x) = {_mpoly_str(d)}, claimed "
                     f"{_mpoly_str(want)}; at alpha=1/2, x = e_{i + 1}: {_eval(d, vals)} vs {_eval(want, vals)}",
-                    Evidence.BOUNDED, Scope.of(m, [SYMBOLIC]))
+                    Evidence.BOUNDED,
+                    Scope.of(m, [SYMBOLIC]),
+                )
             # the same for G itself: det((1+a)G)(i, x) = (1+a)^(m-1) det G(i, x) = (1-a)^(#interior j != i) det G'(i, x)
             _, _, _, dg = _mpoly_det_replaced(m, i, g_scaled)
             interior_others = sum(1 for j in range(1, m - 1) if j != i)
             if dg != (1 - av) ** interior_others * d:
-                return refuted(f"size m={m}, column i={i + 1}: det (1+a)G(i,x) = {_mpoly_str(dg)}, not "
-                               f"(1-a)^{interior_others} det G'(i,x)", Evidence.BOUNDED, Scope.of(m, [SYMBOLIC]))
+                return refuted(
+                    f"size m={m}, column i={i + 1}: det (1+a)G(i,x) = {_mpoly_str(dg)}, not "
+                    f"(1-a)^{interior_others} det G'(i,x)",
+                    Evidence.BOUNDED,
+                    Scope.of(m, [SYMBOLIC]),
+                )
     # (2) certificate for every size up to n_cert: G' Tri = (1-a^2) I  =>  G'^-1 = Tri/(1-a^2), then Cramer
     for m in range(2, n_cert + 1):
         prod = poly_matmul(g_prime(m), tridiagonal(m))
         for r in range(m):
             for c in range(m):
                 if prod[r][c] != (OMA2 if r == c else 0):
-                    return refuted(f"size m={m}: (G' Tri)[{r + 1}][{c + 1}] = {poly_str(prod[r][c])}",
-                                   Evidence.BOUNDED, scope)
+                    return refuted(
+                        f"size m={m}: (G' Tri)[{r + 1}][{c + 1}] = {poly_str(prod[r][c])}", Evidence.BOUNDED, scope
+                    )
         fl = [functional(m, i) for i in range(m)]
         if fl != tridiagonal(m) or power(m) != m - 2:
             i = next((i for i in range(m) if fl[i] != tridiagonal(m)[i]), 0)
-            return refuted(f"size m={m}, column i={i + 1}: Cramer with G'^-1 = Tri/(1-a^2) and det G' = "
-                           f"(1-a^2)^{m - 1} gives (1-a^2)^{m - 2} x ({_row_str(tridiagonal(m)[i])})·x, claimed "
-                           f"(1-a^2)^{power(m)} x ({_row_str(fl[i])})·x", Evidence.BOUNDED, scope)
+            return refuted(
+                f"size m={m}, column i={i + 1}: Cramer with G'^-1 = Tri/(1-a^2) and det G' = "
+                f"(1-a^2)^{m - 1} gives (1-a^2)^{m - 2} x ({_row_str(tridiagonal(m)[i])})·x, claimed "
+                f"(1-a^2)^{power(m)} x ({_row_str(fl[i])})·x",
+                Evidence.BOUNDED,
+                scope,
+            )
     ok, msg = prove_cases(kms_inverse_cases())
     ok3, msg3 = printed_3x3_identity()
     if not ok:
         return Result(Status.INCONCLUSIVE, Evidence.BOUNDED, scope, notes=f"all-n cases not decided: {msg}")
     return Result(
-        Status.PROVED, Evidence.ALL_N, Scope.of(alphas=[SYMBOLIC]),
-        exact_values(**{
-            "det G'(1,x)": "(1-a^2)^(n-2) (x_1 - a x_2)",
-            "det G'(n,x)": "(1-a^2)^(n-2) (x_n - a x_(n-1))",
-            "det G'(i,x), 1<i<n": "(1-a^2)^(n-2) ((1+a^2) x_i - a (x_(i-1) + x_(i+1)))",
-            "det G(i,x)": "det G'(i,x) (1+a)^-1 ((1-a)/(1+a))^(n-2) for i in {1,n}; "
-                          "det G'(i,x) (1+a)^-2 ((1-a)/(1+a))^(n-3) for 1<i<n",
-            "G'^-1": "Tri/(1-a^2), Tri = tridiag(-a; 1, 1+a^2, ..., 1+a^2, 1; -a)",
-            "all-n cases": msg,
-            "printed 3x3 step": f"{msg3}; so (1-a^2)^(n-3) x 3x3 = (1-a^2)^(n-2) x three-term: "
-                                f"{'consistent' if ok3 else 'INCONSISTENT'}",
-        }),
+        Status.PROVED,
+        Evidence.ALL_N,
+        Scope.of(alphas=[SYMBOLIC]),
+        exact_values(
+            **{
+                "det G'(1,x)": "(1-a^2)^(n-2) (x_1 - a x_2)",
+                "det G'(n,x)": "(1-a^2)^(n-2) (x_n - a x_(n-1))",
+                "det G'(i,x), 1<i<n": "(1-a^2)^(n-2) ((1+a^2) x_i - a (x_(i-1) + x_(i+1)))",
+                "det G(i,x)": "det G'(i,x) (1+a)^-1 ((1-a)/(1+a))^(n-2) for i in {1,n}; "
+                "det G'(i,x) (1+a)^-2 ((1-a)/(1+a))^(n-3) for 1<i<n",
+                "G'^-1": "Tri/(1-a^2), Tri = tridiag(-a; 1, 1+a^2, ..., 1+a^2, 1; -a)",
+                "all-n cases": msg,
+                "printed 3x3 step": f"{msg3}; so (1-a^2)^(n-3) x 3x3 = (1-a^2)^(n-2) x three-term: "
+                f"{'consistent' if ok3 else 'INCONSISTENT'}",
+            }
+        ),
         errata=[
-            Erratum("Lemma 2 (second statement), case 3", "(x_2 - alpha x_1) >= alpha(x_3 - alpha x_1) alpha x_2): "
-                    "For 2 < i < n-1", "(x_(i) - a x_(i-1)) >= a (x_(i+1) - a x_i), for 2 <= i <= n-1",
-                    "extraction damage", "the repeated statement is garbled; the first statement reads correctly"),
-            Erratum("Lemma 2, case 3 (both statements)", "(x_2 - alpha x_1) >= alpha(x_3 - alpha x_2)",
-                    "(1+a^2) x_i - a (x_(i-1) + x_(i+1)) >= 0", "typo",
-                    "indices 1,2,3 stand for i-1, i, i+1; the printed form equals the symmetric three-term "
-                    "condition (and Section 3's (x2 - a x3) >= a (x1 - a x2)), so nothing is asymmetric"),
+            Erratum(
+                "Lemma 2 (second statement), case 3",
+                "(x_2 - alpha x_1) >= alpha(x_3 - alpha x_1) alpha x_2): For 2 < i < n-1",
+                "(x_(i) - a x_(i-1)) >= a (x_(i+1) - a x_i), for 2 <= i <= n-1",
+                "extraction damage",
+                "the repeated statement is garbled; the first statement reads correctly",
+            ),
+            Erratum(
+                "Lemma 2, case 3 (both statements)",
+                "(x_2 - alpha x_1) >= alpha(x_3 - alpha x_2)",
+                "(1+a^2) x_i - a (x_(i-1) + x_(i+1)) >= 0",
+                "typo",
+                "indices 1,2,3 stand for i-1, i, i+1; the printed form equals the symmetric three-term "
+                "condition (and Section 3's (x2 - a x3) >= a (x1 - a x2)), so nothing is asymmetric",
+            ),
         ],
-        notes=(f"direct Bareiss determinants over Z[a, x_1..x_m] for every size 2..{n_direct} and column; "
-               f"certificate G'_m Tri_m = (1-a^2) I for sizes 2..{n_cert}; all-n: the entries of G'_m Tri_m in "
-               "7 symbolic index cases, then Cramer: det G'(i,x) = det G' (G'^-1 x)_i.  Both printed powers are "
-               "right: (n-3) multiplies the 3x3 determinant, which itself contains one factor (1-a^2)."),
+        notes=(
+            f"direct Bareiss determinants over Z[a, x_1..x_m] for every size 2..{n_direct} and column; "
+            f"certificate G'_m Tri_m = (1-a^2) I for sizes 2..{n_cert}; all-n: the entries of G'_m Tri_m in "
+            "7 symbolic index cases, then Cramer: det G'(i,x) = det G' (G'^-1 x)_i.  Both printed powers are "
+            "right: (n-3) multiplies the 3x3 determinant, which itself contains one factor (1-a^2)."
+        ),
     )
 
 

@@ -60,9 +60,9 @@ def test_lemma3_wrong_case2_bound_refuted():
     assert r.status is Status.REFUTED and "is not > 0" in r.counterexample
 
 
-def test_alg1_verified_with_loop_erratum():
+def test_alg1_proved_with_loop_erratum():
     r = dv.multi_level_release(CTX)
-    assert r.status is Status.VERIFIED and "alpha_{k+1}" in r.errata[0].explanation
+    assert r.status is Status.PROVED and "alpha_{k+1}" in r.errata[0].explanation
 
 
 def test_alg1_decreasing_alphas_refuted():
