@@ -126,6 +126,19 @@ def test_failing_cell_fails_with_a_one_line_error(tmp_path):
     assert "\n" not in msg and "cell 3" in msg and "ValueError: boom" in msg
 
 
+def test_a_cell_that_runs_too_long_fails_with_its_time_bound(tmp_path):
+    import nbformat
+
+    nb = nbformat.v4.new_notebook()
+    params = nbformat.v4.new_code_cell("RESULTS = ''")
+    params.metadata["tags"] = ["parameters"]
+    nb.cells = [params, nbformat.v4.new_code_cell("import time\ntime.sleep(30)")]
+    path = tmp_path / "slow.ipynb"
+    nbformat.write(nb, path)
+    with pytest.raises(notebook.ReportFailed, match=r"cell 2 \[import time\] exceeded its 1 s time bound"):
+        notebook.execute_notebook(path, {"RESULTS": "r.json"}, timeout=1)
+
+
 def test_notebook_without_parameters_cell_is_rejected(tmp_path):
     import nbformat
 

@@ -113,7 +113,7 @@ def execute_notebook(path: Path, params: Mapping[str, str], *, timeout: int = CE
     try:
         import nbformat
         from jupyter_client.kernelspec import KernelSpecManager
-        from jupyter_client.manager import KernelManager
+        from jupyter_client.manager import AsyncKernelManager
         from nbclient import NotebookClient
         from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
     except ImportError as exc:
@@ -150,7 +150,9 @@ def execute_notebook(path: Path, params: Mapping[str, str], *, timeout: int = CE
         (spec / "kernel.json").write_text(json.dumps(kernel), encoding="utf-8")
         ksm = KernelSpecManager(kernel_dirs=[str(kernels)], ensure_native_kernel=False)
         # IPC sockets in the temporary directory: nothing listens on TCP, nothing is left in the project.
-        km = KernelManager(kernel_name="udpm", kernel_spec_manager=ksm, transport="ipc", ip=str(Path(tmp) / "ipc"))
+        sockets = {"transport": "ipc", "ip": str(Path(tmp) / "ipc")} if os.name == "posix" else {}
+        # The async manager: with a blocking one nbclient's per-cell timeout never fires (its waits block the loop).
+        km = AsyncKernelManager(kernel_name="udpm", kernel_spec_manager=ksm, **sockets)
         client = NotebookClient(
             nb,
             km=km,
