@@ -441,30 +441,39 @@ def printed_closed_form(mu: int, k: int | None, beta: sp.Expr) -> sp.Expr:
 
 
 def _all_n_closed_form(timeout: float) -> tuple[bool, str]:
-    """All n: the printed closed form obeys (2) on its piece, by z3 after substituting w = A^-j in (0, 1].
+    """All n: the printed closed form obeys (2) on its piece (so it IS psi1, the recurrence being deterministic).
 
-    Piece k: beta = ((1-u) + u A) / (A^k (A+1)), u in [0, 1].  For mu <= k-1 write mu = k-1-j, w = A^-j:
-    psi(mu) = w ((1-u)/A + u)/(A+1) must be <= 1/(A+1) (so (2) multiplies by A, matching the formula).
-    For mu >= k write w = A^-(mu-k): psi(mu) = 1 - (1-v) w, v = A^k beta = ((1-u) + u A)/(A+1), must be
-    >= 1/(A+1) (so (2) takes (A-1+psi)/A, matching).  The first and last pieces are the cases k = n and
-    k = 0 of the same inequalities.  The identities themselves (A * A^mu beta = A^(mu+1) beta and
-    1 - (1 - psi)/A = 1 - (1 - v)/A^(mu+1-k)) are sympy identities.
+    Pieces, by the kink k: k = n (beta in [0, 1/(A^(n-1)(A+1))], growth only), 0 < k < n (beta in
+    [1/(A^k(A+1)), A/(A^k(A+1))]) and k = 0 (beta in [1/(A+1), 1], saturation only).  Scaling the ends
+    (sympy, symbolic k): y = A^(k-1) beta lies in [0, 1/(A+1)] and v = A^k beta in [1/(A+1), 1] on its piece.
+    Growth steps mu <= k-1: psi(mu) = w y with w = A^-(k-1-mu) in (0, 1], must be <= 1/(A+1) so that (2)
+    multiplies by A.  Saturating steps mu >= k: psi(mu) = 1 - (1-v) w with w = A^-(mu-k) in (0, 1], must be
+    >= 1/(A+1) so that (2) takes (A-1+psi)/A.  Both by z3 (unsat of the negation, nonlinear real arithmetic);
+    the two step identities by sympy with symbolic mu, k.
     """
-    Av, w, u = z3.Reals("A w u")
-    base = [Av > 1, w > 0, w <= 1, u >= 0, u <= 1]
-    below = decide([*base, w * ((1 - u) / Av + u) / (Av + 1) > 1 / (Av + 1)], timeout).unsat
-    v = ((1 - u) + u * Av) / (Av + 1)
-    above = decide([*base, 1 - (1 - v) * w < 1 / (Av + 1)], timeout).unsat
+    Av, w, y, v = z3.Reals("A w y v")
+    base = [Av > 1, w > 0, w <= 1]
+    below = decide([*base, y >= 0, y <= 1 / (Av + 1), w * y > 1 / (Av + 1)], timeout).unsat
+    above = decide([*base, v >= 1 / (Av + 1), v <= 1, 1 - (1 - v) * w < 1 / (Av + 1)], timeout).unsat
     mu, k, beta = sp.symbols("mu k psi", positive=True)
-    id1 = sp.simplify(A_SYM * A_SYM**mu * beta - A_SYM ** (mu + 1) * beta) == 0
-    psi = 1 - (1 - beta * A_SYM**k) / A_SYM ** (mu - k)
-    id2 = sp.simplify(1 - (1 - psi) / A_SYM - (1 - (1 - beta * A_SYM**k) / A_SYM ** (mu + 1 - k))) == 0
-    branch = sp.factor(sp.simplify((A_SYM - 1 + beta) / A_SYM - A_SYM * beta))
-    ok = below and above and id1 and id2
+    A = A_SYM
+    ends = [  # (scaled end, its value): the piece ends put y, v in the stated ranges
+        (A ** (k - 1) * (A / (A**k * (A + 1))), 1 / (A + 1)),  # y at the top of a middle piece
+        (A**k * (1 / (A**k * (A + 1))), 1 / (A + 1)),  # v at the bottom of a middle piece
+        (A**k * (A / (A**k * (A + 1))), A / (A + 1)),  # v at the top of a middle piece (<= 1)
+        (A ** (k - 1) * (1 / (A ** (k - 1) * (A + 1))), 1 / (A + 1)),  # y at the top of the first piece (k = n)
+    ]
+    ends_ok = all(sp.simplify(x - y_) == 0 for x, y_ in ends)
+    id1 = sp.simplify(A * A**mu * beta - A ** (mu + 1) * beta) == 0
+    psi = 1 - (1 - beta * A**k) / A ** (mu - k)
+    id2 = sp.simplify(1 - (1 - psi) / A - (1 - (1 - beta * A**k) / A ** (mu + 1 - k))) == 0
+    branch = sp.factor(sp.simplify((A - 1 + beta) / A - A * beta))
+    ok = below and above and id1 and id2 and ends_ok
     return ok, (
         f"branch difference (A-1+psi)/A - A psi = {branch} (>= 0 iff psi <= 1/(A+1)); "
         f"z3: growth branch below 1/(A+1): {'unsat' if below else 'sat'}, saturating branch above: "
-        f"{'unsat' if above else 'sat'}; identities: {id1 and id2}"
+        f"{'unsat' if above else 'sat'}; piece ends scale to y <= 1/(A+1), v in [1/(A+1), 1]: {ends_ok}; "
+        f"step identities: {id1 and id2}"
     )
 
 
@@ -529,6 +538,8 @@ def recurrence_closed_form(
         notes=(
             f"pieces derived from (2) and (3) and compared with the printed ends and closed forms, symbolic "
             f"in alpha, for every n = 1..{n_max}; all n: the branch conditions by z3 (nonlinear real "
-            "arithmetic, unsat) with w = alpha^-j in (0, 1], and the step identities by sympy."
+            "arithmetic, unsat) with w = alpha^-j in (0, 1], and the step identities by sympy.  The printed "
+            "'unique integer k' is not unique at the interval ends, where two k apply; both closed forms agree "
+            "there (checked at both ends of every piece), so nothing depends on the choice."
         ),
     )
