@@ -202,7 +202,8 @@ def adding_privacy(
 ) -> Result:
     """gs2010 Lemma 3: for alpha <= beta, G_{n,beta} = G_{n,alpha} T_{alpha,beta} with T stochastic."""
     n_max = 6 if ctx.quick else 14
-    grid = [Fraction(1, 10), Fraction(1, 3), Fraction(1, 2), Fraction(2, 3), Fraction(9, 10)]
+    grid = [Fraction(1, 100), Fraction(1, 10), Fraction(1, 3), Fraction(1, 2), Fraction(2, 3), Fraction(9, 10)]
+    grid.append(Fraction(99, 100))  # alpha near 0 and near 1
     pairs = list(pairs) if pairs is not None else [(x, y) for x in grid for y in grid if x <= y]
     scope = Scope.of(n_max, sorted({str(x) for pr in pairs for x in pr}))
     for n in range(1, n_max + 1):
@@ -314,6 +315,7 @@ def _chains(ctx: Context) -> list[tuple[Fraction, ...]]:
         (Fraction(1, 4), Fraction(1, 2)),
         (Fraction(1, 3), Fraction(1, 2), Fraction(2, 3)),
         (Fraction(1, 10), Fraction(1, 2), Fraction(9, 10)),
+        (Fraction(1, 100), Fraction(99, 100)),  # alpha near 0 and near 1
     ]
     if not ctx.quick:
         chains.append((Fraction(1, 5), Fraction(2, 5), Fraction(3, 5), Fraction(4, 5)))
