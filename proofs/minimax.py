@@ -86,7 +86,7 @@ def sample(ctx: Context, claim: str, k: int, n_max: int):
 def universal_optimality(ctx: Context, deployed: Callable = truncated_geometric) -> Result:
     """gs2010 Theorem 1(2), Section 4.2: for every minimax consumer the optimal interaction with the
     deployed G_{n,alpha} reaches the optimum of the optimal-mechanism LP (Section 2.5)."""
-    k, n_max = (80, 5) if ctx.quick else (600, 7)
+    k, n_max = (60, 5) if ctx.quick else (600, 7)
     cases = sample(ctx, "gs2010.thm1", k, n_max)
     for n, a, u in cases:
         best = mechanism_optimum(u, a, ctx).objective
@@ -192,7 +192,7 @@ def adjacent_rows(ctx: Context, flip: bool = False) -> Result:
     """gs2010 Lemma 5: some optimal minimax mechanism (the lexicographic (L, L') optimum of its proof) has,
     for every adjacent row pair, a prefix with a x_ij = x_{i+1,j}, a suffix with x_ij = a x_{i+1,j}, and at
     most one column between."""
-    k, n_max = (40, 5) if ctx.quick else (400, 7)
+    k, n_max = (30, 5) if ctx.quick else (400, 7)
     cases = sample(ctx, "gs2010.lemma5", k, n_max)
     certs = []
     for n, a, u in cases:
