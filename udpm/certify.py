@@ -211,7 +211,7 @@ def _eliminate(rows: list[dict[int, flint.fmpq]], rhs: list[list[flint.fmpq]] | 
             done_cols.add(c)
             continue
         steps += 1
-        if steps % 256 == 0:
+        if steps % 16 == 0 or len(col_rows[c]) > 64:
             clock.tick("elimination")
         p = min(col_rows[c], key=lambda r: (len(rows[r]), r))
         prow = rows[p]
@@ -220,6 +220,8 @@ def _eliminate(rows: list[dict[int, flint.fmpq]], rhs: list[list[flint.fmpq]] | 
         for q in list(col_rows[c]):
             if q == p:
                 continue
+            if len(prow) > 64:
+                clock.tick("elimination")
             qrow = rows[q]
             f = qrow[c] / piv
             for k, v in prow.items():
@@ -363,7 +365,7 @@ class Certified:
 
     def matrix(self, rows: int, cols: int) -> list[list[Fraction]]:
         """x reshaped row-major (for LPs whose variables are a mechanism x[i,j])."""
-        return [list(self.x[i * cols:(i + 1) * cols]) for i in range(rows)]
+        return [list(self.x[i * cols : (i + 1) * cols]) for i in range(rows)]
 
     def summary(self) -> dict:
         return {
@@ -426,6 +428,53 @@ class _Basis:
         return [v[0] for v in sparse_solve(rows, rhs, std.m, self.clock)]
 
 
+def _dual_simplex(std: _Std, basis: list[int], clock: _Clock):
+    """Exact dual simplex from a dual-feasible basis (e.g. HiGHS's, whose x_B is off by its tolerance).
+
+    Leaving: the basic variable with the smallest column index among the negative ones; entering: the minimum
+    ratio d_j / -alpha_rj over alpha_rj < 0, ties to the smallest j (Bland's rule for the dual, so it terminates).
+    Returns (basis, z, y, pivots); raises CertificationFailed when the basis is not dual feasible."""
+    pivots = 0
+    while True:
+        clock.tick("exact dual simplex")
+        B = _Basis(std, basis, clock)
+        z = B.primal()
+        y = B.dual()
+        in_basis = set(basis)
+        reduced = {j: B.reduced(y, j) for j in range(std.ncols) if j not in in_basis}
+        if any(sign_of(d) < 0 for d in reduced.values()):
+            raise CertificationFailed("basis is not dual feasible")
+        negative = [(bj, pos) for pos, bj in enumerate(basis) if z[bj] < 0]
+        if not negative:
+            return basis, z, y, pivots
+        _, pos = min(negative)
+        rows = [dict(std.cols[j]) for j in basis]
+        rho = [v[0] for v in sparse_solve(rows, [[Q(int(i == pos))] for i in range(std.m)], std.m, clock)]
+        best = None
+        for j, d in reduced.items():
+            a_rj = sum((a * rho[k] for k, a in std.cols[j].items()), ZERO)
+            if a_rj < 0:
+                ratio = {atom: q / _f(-a_rj) for atom, q in d.items()}
+                if (
+                    best is None
+                    or sign_of(
+                        {
+                            **{
+                                t: ratio.get(t, Fraction(0)) - best[0].get(t, Fraction(0))
+                                for t in set(ratio) | set(best[0])
+                            }
+                        }
+                    )
+                    < 0
+                ):
+                    best = (ratio, j)
+        if best is None:
+            raise CertificationFailed("the LP is infeasible (dual ray)")
+        basis = list(basis)
+        basis[pos] = best[1]
+        pivots += 1
+
+
 def _simplex(std: _Std, basis: list[int], clock: _Clock, forbidden: set[int] = frozenset(), zero_pinned=frozenset()):
     """Exact primal simplex with Bland's rule from a primal-feasible basis.
 
@@ -474,6 +523,7 @@ def _complete_basis(std: _Std, support: list[int], clock: _Clock) -> list[int]:
     def try_add(j: int) -> bool:
         v = dict(std.cols[j])
         while v:
+            clock.tick("basis completion")
             lead = min(v)
             if lead in reduced:
                 r = reduced[lead]
@@ -518,8 +568,16 @@ def _highs_basis(std: _Std, timeout_s: float) -> list[int] | None:
         av = float(atom)
         for j, v in std.c[t].items():
             cost[j] += float(v) * av
-    h.addCols(std.nx, cost, np.zeros(std.nx), np.full(std.nx, highspy.kHighsInf), 0,
-              np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.int32), np.zeros(0))
+    h.addCols(
+        std.nx,
+        cost,
+        np.zeros(std.nx),
+        np.full(std.nx, highspy.kHighsInf),
+        0,
+        np.zeros(0, dtype=np.int32),
+        np.zeros(0, dtype=np.int32),
+        np.zeros(0),
+    )
     starts, idx, val, lo, hi = [], [], [], [], []
     row_entries: list[list[tuple[int, float]]] = [[] for _ in range(std.m)]
     for j in range(std.nx):
@@ -533,16 +591,23 @@ def _highs_basis(std: _Std, timeout_s: float) -> list[int] | None:
         bk = float(std.b[k])
         lo.append(bk if row.sense in ("=", ">=") else -highspy.kHighsInf)
         hi.append(bk if row.sense in ("=", "<=") else highspy.kHighsInf)
-    h.addRows(std.m, np.array(lo), np.array(hi), len(idx), np.array(starts, dtype=np.int32),
-              np.array(idx, dtype=np.int32), np.array(val))
+    h.addRows(
+        std.m,
+        np.array(lo),
+        np.array(hi),
+        len(idx),
+        np.array(starts, dtype=np.int32),
+        np.array(idx, dtype=np.int32),
+        np.array(val),
+    )
     h.run()
     if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
         return None
     basis = h.getBasis()
     basic = highspy.HighsBasisStatus.kBasic
-    chosen = [j for j in range(std.nx) if basis.col_status[j] == basic]
-    chosen += [std.slack_of_row[k] for k in range(std.m) if basis.row_status[k] == basic
-               and std.slack_of_row[k] is not None]
+    col_status, row_status = list(basis.col_status), list(basis.row_status)  # one conversion each, not per index
+    chosen = [j for j in range(std.nx) if col_status[j] == basic]
+    chosen += [std.slack_of_row[k] for k in range(std.m) if row_status[k] == basic and std.slack_of_row[k] is not None]
     return chosen
 
 
@@ -614,8 +679,9 @@ def _decide_unique(std: _Std, z, basis, reduced, clock: _Clock) -> bool:
         for k, a in std.cols[j].items():
             coeffs[k].append((pos[j], _f(a)))
     rows = [Constraint(tuple(coeffs[k]), "=", _f(std.b[k]), f"face {k}") for k in range(std.m)]
-    face = LinearProgram(tuple(f"z{j}" for j in keep), tuple((pos[j], Fraction(-1)) for j in free), tuple(rows),
-                         "optimal face")
+    face = LinearProgram(
+        tuple(f"z{j}" for j in keep), tuple((pos[j], Fraction(-1)) for j in free), tuple(rows), "optimal face"
+    )
     start = [_f(z[j]) for j in keep]
     try:
         aux = _solve(face, clock, start, decide_unique=False)
@@ -624,8 +690,9 @@ def _decide_unique(std: _Std, z, basis, reduced, clock: _Clock) -> bool:
     return aux.objective == 0
 
 
-def solve(lp: LinearProgram, *, timeout_s: float, candidate: Sequence[object] | None = None,
-          decide_unique: bool = True) -> Certified:
+def solve(
+    lp: LinearProgram, *, timeout_s: float, candidate: Sequence[object] | None = None, decide_unique: bool = True
+) -> Certified:
     """An exactly certified optimum of ``lp`` (see the module docstring); raises, never guesses."""
     return _solve(lp, _Clock(timeout_s), candidate, decide_unique)
 
@@ -662,8 +729,11 @@ def _solve(lp: LinearProgram, clock: _Clock, candidate, decide_unique: bool) -> 
                 zb = B.primal()
                 if all(v >= 0 for v in zb):
                     basis, z, y, proposer = hb, zb, B.dual(), "highs"
-            except Singular:
-                pass
+                else:  # HiGHS's tolerance: repair primal feasibility exactly, keeping dual feasibility
+                    basis, z, y, pivots = _dual_simplex(std, hb, clock)
+                    proposer = "highs+exact dual simplex"
+            except CertificationFailed:
+                basis = None
     if basis is not None:
         try:
             reduced = _check(std, z, y, basis, clock)
@@ -679,10 +749,24 @@ def _solve(lp: LinearProgram, clock: _Clock, candidate, decide_unique: bool) -> 
     ncomp = len(std.atoms)
     y_comp = tuple(tuple(_f(y[k][t]) for k in range(std.m)) for t in range(ncomp))
     y_val = tuple(combo_value({std.atoms[t]: y_comp[t][k] for t in range(ncomp)}) for k in range(std.m))
-    obj = combo_value({std.atoms[t]: sum((_f(std.c[t].get(j, ZERO) * z[j]) for j in range(std.nx)), Fraction(0))
-                       for t in range(ncomp)})
-    return Certified(lp, tuple(_f(v) for v in z[: std.nx]), y_val, obj, tuple(basis), unique,
-                     tuple(str(a) for a in std.atoms), y_comp, proposer, pivots)
+    obj = combo_value(
+        {
+            std.atoms[t]: sum((_f(std.c[t].get(j, ZERO) * z[j]) for j in range(std.nx)), Fraction(0))
+            for t in range(ncomp)
+        }
+    )
+    return Certified(
+        lp,
+        tuple(_f(v) for v in z[: std.nx]),
+        y_val,
+        obj,
+        tuple(basis),
+        unique,
+        tuple(str(a) for a in std.atoms),
+        y_comp,
+        proposer,
+        pivots,
+    )
 
 
 def column_label(lp: LinearProgram, j: int) -> str:
@@ -693,8 +777,9 @@ def column_label(lp: LinearProgram, j: int) -> str:
     return f"slack({lp.rows[k].name or k})"
 
 
-def vertex_reduced_costs(lp: LinearProgram, x: Sequence[object], objectives: Sequence[Sequence[tuple[int, object]]],
-                         *, timeout_s: float) -> tuple[list[int], list[list[Fraction]]]:
+def vertex_reduced_costs(
+    lp: LinearProgram, x: Sequence[object], objectives: Sequence[Sequence[tuple[int, object]]], *, timeout_s: float
+) -> tuple[list[int], list[list[Fraction]]]:
     """For a nondegenerate vertex x (its positive support, slacks included, is a basis): the
     nonbasic standard-form columns and, per rational objective, their exact reduced costs.
 
