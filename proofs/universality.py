@@ -284,6 +284,7 @@ def user_specific_lp(ctx: Context, builder: Callable[[BayesianUser, F], LinearPr
     rng = ctx.rng("grs2011.lp")
     n_max = 4 if ctx.quick else 6
     checked = 0
+    certs: list[tuple[str, Certified]] = []
     for n in range(1, n_max + 1):
         for a in alphas(ctx):
             users = adversarial_users(n)[:4] + random_users(rng, n, 2)
@@ -310,6 +311,8 @@ def user_specific_lp(ctx: Context, builder: Callable[[BayesianUser, F], LinearPr
                         )
             for ulabel, user in users:
                 opt = solve(builder(user, a), timeout_s=ctx.solver_timeout, decide_unique=False)
+                if len(certs) < 2:
+                    certs.append((f"{ulabel}, n={n}, alpha={a}", opt))
                 z = opt.matrix(n + 1, n + 1)
                 mu, mapping = best_remap(z, user)
                 if mu != expected_loss(user, z):
@@ -326,6 +329,7 @@ def user_specific_lp(ctx: Context, builder: Callable[[BayesianUser, F], LinearPr
         exact_values(mechanisms_checked=checked),
         notes="feasible <=> alpha-DP and stochastic on T, identity, randomized response on both sides "
         "of the DP boundary and random remaps of T; objective = (2); certified optima are direct",
+        certificate=certificate_of({"claim": "user_specific_lp"}, certs),
     )
 
 
@@ -481,11 +485,14 @@ def optimal_vertex_exists(ctx: Context, every_optimum: bool = False) -> Result:
     rng = ctx.rng("grs2011.lemma5.7")
     n_max = 4 if ctx.quick else 6
     count = 0
+    certs: list[tuple[str, Certified]] = []
     for n in range(1, n_max + 1):
         for a in alphas(ctx):
             for ulabel, user in adversarial_users(n) + random_users(rng, n, 2):
                 lp = bayesian_lp(user, a)
                 opt = optimum(user, a, ctx.solver_timeout)
+                if len(certs) < 2:
+                    certs.append((f"{ulabel}, n={n}, alpha={a}", opt))
                 count += 1
                 if not is_vertex(lp, opt.x):
                     return refuted(
@@ -510,6 +517,7 @@ def optimal_vertex_exists(ctx: Context, every_optimum: bool = False) -> Result:
         Scope.of(n_max, alphas(ctx), count),
         exact_values(users_checked=count),
         notes="certified optimal basic solutions are vertices (rank of tight constraints = #variables)",
+        certificate=certificate_of({"claim": "optimal_vertex_exists"}, certs),
     )
 
 
@@ -674,6 +682,7 @@ def unique_optimum_user(
     vals: dict[str, object] = {}
     failures = []
     count = 0
+    certs: list[tuple[str, Certified]] = []
     for n in range(1, n_max + 1):
         for a in alphas(ctx):
             lo, hi, stuck = gamma_interval(n, a, ctx.solver_timeout)
@@ -689,6 +698,8 @@ def unique_optimum_user(
             for g in gammas:
                 user = loss_of(n, g)
                 opt = optimum(user, a, ctx.solver_timeout, unique=True)
+                if len(certs) < 2 and opt.unique:
+                    certs.append((f"Lemma 5.12 user, gamma={g}, n={n}, alpha={a}", opt))
                 count += 1
                 t_loss = expected_loss(user, t)
                 inside = hi is None or g < hi
@@ -725,6 +736,7 @@ def unique_optimum_user(
         "for every gamma >= 0) at small alpha (every alpha <= 1/2 checked) but finite for alpha near 1 (the threshold "
         "in alpha depends on n), tending to 0 as alpha -> 1 (values gamma_max[...]).  Non-small gammas "
         f"where T fails: {'; '.join(failures[:4])}",
+        certificate=certificate_of({"claim": "unique_optimum_user"}, certs),
     )
 
 
@@ -842,11 +854,14 @@ def range_n_scan(ctx: Context, claim: str, witness_gamma: F) -> Result:
     optimal iff D is a permutation; non-permutations are beaten by the lemma-5.12 user."""
     n_max = 3 if ctx.quick else 4
     count = 0
+    certs: list[tuple[str, Certified]] = []
     for n in range(1, n_max + 1):
         for a in alphas(ctx):
             t = truncated_geometric(n, a)
             user = gamma_user(n, witness_gamma)
             lam_cert = optimum(user, a, ctx.solver_timeout, unique=True)
+            if len(certs) < 2:
+                certs.append((f"witness user gamma={witness_gamma}, n={n}, alpha={a}", lam_cert))
             if not (lam_cert.unique and list(lam_cert.x) == flat(t)):
                 return refuted(
                     f"n={n}, alpha={a}: T is not the unique optimum for {describe(user)} (certified "
@@ -896,6 +911,7 @@ def range_n_scan(ctx: Context, claim: str, witness_gamma: F) -> Result:
         notes=f"all (n+1)^(n+1) deterministic remaps D of T: X = T·D is optimal for the unique-optimum user "
         f"(uniform prior, loss 1+gamma|j-i| with gamma={witness_gamma}) iff D is a permutation; "
         "permuted T also optimal for adversarial users; randomized range-N mechanisms beaten",
+        certificate=certificate_of({"claim": "range_n_scan"}, certs),
     )
 
 

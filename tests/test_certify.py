@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from udpm.certify import (
     _Clock,
+    _dual_simplex,
     _two_phase,
     is_vertex,
     sign_of,
@@ -166,3 +167,14 @@ def test_random_bounded_2d_lps_match_brute_force(rows, c):
     )
     got = solve(lp, timeout_s=30)
     assert got.objective == _brute_force_2d(rows, [F(v) for v in c])
+
+
+def test_exact_dual_simplex_repairs_a_primal_infeasible_dual_feasible_basis():
+    lp = LinearProgram(
+        ("x", "y"),
+        ((0, F(1)), (1, F(1))),
+        (Constraint(((0, F(1)), (1, F(2))), ">=", F(2)), Constraint(((0, F(2)), (1, F(1))), ">=", F(2))),
+    )
+    std = standard_form(lp)
+    _, z, _, pivots = _dual_simplex(std, [2, 3], _Clock(10))  # both slacks basic: x = y = 0 violates the rows
+    assert pivots == 2 and [F(int(v.p), int(v.q)) for v in z[:2]] == [F(2, 3), F(2, 3)]
