@@ -695,7 +695,7 @@ def unique_optimum_user(
                 )
             vals[f"gamma_max[{key}]"] = "oo" if hi is None else hi
             t = truncated_geometric(n, a)
-            for g in gammas:
+            for g in (*gammas, hi) if hi is not None else gammas:  # gamma_max itself: optimal, not unique
                 user = loss_of(n, g)
                 opt = optimum(user, a, ctx.solver_timeout, unique=True)
                 if len(certs) < 2 and opt.unique:
@@ -717,10 +717,10 @@ def unique_optimum_user(
                         if opt.objective != t_loss
                         else f"{key}, gamma={g}: T optimal, not unique"
                     )
-                    if g > hi and not opt.objective < t_loss:
+                    if (g > hi and not opt.objective < t_loss) or (g == hi and (opt.objective != t_loss or opt.unique)):
                         return refuted(
-                            f"{key}, gamma={g}: parametric analysis says T is not optimal, the certified "
-                            f"optimum {opt.objective} disagrees",
+                            f"{key}, gamma={g}: the parametric analysis (T optimal iff gamma <= {hi}, unique iff <) "
+                            f"disagrees with the certified optimum {opt.objective}, unique={opt.unique}",
                             Evidence.BOUNDED,
                             Scope.of(n, [a]),
                         )
