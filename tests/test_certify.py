@@ -178,3 +178,12 @@ def test_exact_dual_simplex_repairs_a_primal_infeasible_dual_feasible_basis():
     std = standard_form(lp)
     _, z, _, pivots = _dual_simplex(std, [2, 3], _Clock(10))  # both slacks basic: x = y = 0 violates the rows
     assert pivots == 2 and [F(int(v.p), int(v.q)) for v in z[:2]] == [F(2, 3), F(2, 3)]
+
+
+def test_degenerate_candidate_vertex_gets_a_dual_feasible_basis():
+    n, a = 4, F(1, 3)
+    user = BayesianUser.of([F(1, 2), 0, 0, 0, F(1, 2)], binary_loss(n))
+    lp = bayesian_lp(user, a)
+    z = flat(compose(truncated_geometric(n, a), deterministic_remap([0, 0, 0, 4, 4], n + 1)))  # zero columns
+    c = solve(lp, timeout_s=60, candidate=z)
+    assert c.proposer.startswith("candidate") and c.objective == objective_value(lp, z) and c.unique is False
