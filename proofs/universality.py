@@ -725,6 +725,18 @@ def unique_optimum_user(
                             Scope.of(n, [a]),
                         )
     vals["gammas_failing_T"] = str(len(failures))
+    # n = 2 in closed form: gamma_max = (1-a)/(a^2+a-1) when a^2+a-1 > 0 (a > (sqrt 5 - 1)/2), else oo.
+    grid = [F(k, 100) for k in range(1, 100)] + [F(999, 1000)]
+    for a in grid:
+        hi = gamma_interval(2, a, ctx.solver_timeout)[1]
+        formula = (1 - a) / (a * a + a - 1) if a * a + a - 1 > 0 else None
+        if hi != formula:
+            return refuted(
+                f"n=2, alpha={a}: gamma_max = {hi}, the closed form (1-a)/(a^2+a-1) gives {formula}",
+                Evidence.BOUNDED,
+                Scope.of(2, [a]),
+            )
+    vals["gamma_max_n2_closed_form_alphas"] = str(len(grid))
     return Result(
         Status.VERIFIED,
         Evidence.BOUNDED,
@@ -734,7 +746,9 @@ def unique_optimum_user(
         "gamma=0 included).  'Small' is essential and depends on alpha: corrected statement -- T is "
         "the unique optimal direct mechanism iff 0 <= gamma < gamma_max(n, alpha); gamma_max = oo (T unique "
         "for every gamma >= 0) at small alpha (every alpha <= 1/2 checked) but finite for alpha near 1 (the threshold "
-        "in alpha depends on n), tending to 0 as alpha -> 1 (values gamma_max[...]).  Non-small gammas "
+        "in alpha depends on n), tending to 0 as alpha -> 1 (values gamma_max[...]).  "
+        "At n = 2 exactly: gamma_max = (1-alpha)/(alpha^2+alpha-1) for alpha > "
+        "(sqrt(5)-1)/2 and oo below (checked at alpha = k/100, k = 1..99, and 999/1000).  Non-small gammas "
         f"where T fails: {'; '.join(failures[:4])}",
         certificate=certificate_of({"claim": "unique_optimum_user"}, certs),
     )

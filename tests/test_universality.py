@@ -91,3 +91,9 @@ def test_gamma_max_is_exact_and_finite_near_alpha_one():
     lo, hi, stuck = u.gamma_interval(2, F(99, 100), 60)
     assert hi == F(100, 9701) and lo < 0 and not stuck
     assert u.gamma_interval(3, F(1, 2), 60)[1] is None
+
+
+def test_gamma_max_closed_form_at_n_2():
+    for a in (F(2, 3), F(9, 10), F(7, 10)):
+        assert u.gamma_interval(2, a, 60)[1] == (1 - a) / (a * a + a - 1)
+    assert u.gamma_interval(2, F(61, 100), 60)[1] is None  # below (sqrt 5 - 1)/2 = 0.618...
