@@ -187,3 +187,14 @@ def test_degenerate_candidate_vertex_gets_a_dual_feasible_basis():
     z = flat(compose(truncated_geometric(n, a), deterministic_remap([0, 0, 0, 4, 4], n + 1)))  # zero columns
     c = solve(lp, timeout_s=60, candidate=z)
     assert c.proposer.startswith("candidate") and c.objective == objective_value(lp, z) and c.unique is False
+
+
+def test_dependent_equality_rows_are_handled():
+    rows = (
+        Constraint(((0, F(1)), (1, F(1))), "=", F(1)),
+        Constraint(((0, F(2)), (1, F(2))), "=", F(2)),  # twice the first row
+    )
+    lp = LinearProgram(("x", "y"), ((0, F(1)),), rows)
+    for cand in (None, [0, 1]):
+        c = solve(lp, timeout_s=10, candidate=cand)
+        assert c.x == (0, 1) and c.objective == 0 and c.unique is True
