@@ -525,7 +525,7 @@ def lemma3(ctx: Context, xf=lemma3_x, yf=lemma3_y, n_max: int | None = None) -> 
                 if n == 3 and al == 2:
                     found_rho = "; ".join(f"{k} = {v}" for k, v in data.items())
     values["(n, theta, alpha) instances"] = str(total)
-    sym_n = min(n_max, 5)
+    sym_n = min(n_max, 5 if ctx.quick else 9)
     for n in range(3, sym_n + 1):
         for theta in count_range_thetas(n):
             cex = derivation(
