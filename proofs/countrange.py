@@ -35,6 +35,7 @@ import z3
 
 from udpm import linalg
 from udpm.claims import Context, Evidence, Result, Scope, Status, checks
+from udpm.errors import ExpectationsError
 from udpm.smt import decide, model_value
 from udpm.tables import printed
 from udpm.users import CountRangeConsumer, is_legal_function
@@ -589,8 +590,13 @@ def thm2(ctx: Context, xf=lemma3_x, yf=lemma3_y, n_max: int | None = None) -> Re
 
 
 def paper_rho(al: Fraction) -> list[Fraction]:
-    """zlcn2013 Section 3.2.2's prior: rho(0)/rho(1) = a^2, rho(2)/rho(1) = a, rho(3) = rho(2), normalised."""
-    w = [al**2, F(1), al, al]
+    """zlcn2013 Section 3.2.2's prior from the printed relations (paper_tables/printed/zlcn2013.json "rho"):
+    rho(0)/rho(1) = a^2, rho(2)/rho(1) = a, rho(3) = rho(2); the normalisation is not printed."""
+    rel = printed("zlcn2013", "rho").values
+    if rel[2].replace(" ", "") != "\\rho(3)=\\rho(2)":
+        raise ExpectationsError(f"zlcn2013 rho: expected the printed relation rho(3) = rho(2), got {rel[2]!r}")
+    r0, r2 = (latex_to_sympy(v.split("=", 1)[1]).subs(A, sp.Rational(al.numerator, al.denominator)) for v in rel[:2])
+    w = [F(str(r0)), F(1), F(str(r2)), F(str(r2))]
     return [v / sum(w) for v in w]
 
 
