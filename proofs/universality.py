@@ -28,7 +28,7 @@ import sympy
 from udpm import linalg
 from udpm.certificates import to_certificate
 from udpm.certify import Certified, column_label, is_vertex, sign_of, solve, split_coefficient, vertex_reduced_costs
-from udpm.claims import Context, Evidence, Result, Scope, Status, checks, exact_values, refuted
+from udpm.claims import Context, Result, Scope, Status, checks, exact_values, refuted_at, verified
 from udpm.mechanisms import geometric_tail, geometric_window, truncated_geometric
 from udpm.privacy import dp_violations
 from udpm.programs import (
@@ -106,6 +106,11 @@ def adversarial_users(n: int) -> list[tuple[str, BayesianUser]]:
     return out
 
 
+def irrational_loss_user() -> tuple[str, BayesianUser]:
+    """n = 2, uniform prior, l(i, j) = |i-j|^1.5: a legal loss with irrational values (exact sympy arithmetic)."""
+    return ("uniform, |i-j|^1.5", BayesianUser.of([F(1, 3)] * 3, power_loss(2, sympy.Rational(3, 2))))
+
+
 def random_users(rng, n: int, k: int) -> list[tuple[str, BayesianUser]]:
     return [
         (f"random #{t}", BayesianUser.of(random_prior(rng, n), legal_loss(random_legal_g(rng, n)))) for t in range(k)
@@ -140,6 +145,22 @@ def _less(a: object, b: object) -> bool:
     return sign_of(split_coefficient(sympy.sympify(a) - sympy.sympify(b))) < 0
 
 
+def weighted_loss(w: F, loss_value: object) -> object:
+    """w * l exactly: Fraction arithmetic for rational losses, sympy for irrational ones (e.g. |i-j|^1.5)."""
+    if isinstance(loss_value, F):
+        return w * loss_value
+    return sympy.Rational(w.numerator, w.denominator) * loss_value
+
+
+def remap_cost(user: BayesianUser, w: Sequence[F], j: int) -> object:
+    """sum_i w_i l(i, j) with w_i = p_i x_ir: the loss of remapping output r to j, exactly."""
+    c: object = F(0)
+    for i, wi in enumerate(w):
+        if wi:
+            c = c + weighted_loss(wi, user.loss(i, j))
+    return c
+
+
 def best_remap(x: Sequence[Sequence[F]], user: BayesianUser) -> tuple[object, list[int]]:
     """mu_X(u) and the Bayes remap (grs2011 Section 2.3), exactly; ties go to the smallest j."""
     n = user.n
@@ -149,11 +170,7 @@ def best_remap(x: Sequence[Sequence[F]], user: BayesianUser) -> tuple[object, li
         w = [user.prior[i] * x[i][r] for i in range(n + 1)]
         best_j, best = 0, None
         for j in range(n + 1):
-            c: object = F(0)
-            for i in range(n + 1):
-                if w[i]:
-                    lv = user.loss(i, j)
-                    c = c + (w[i] * lv if isinstance(lv, F) else sympy.Rational(w[i].numerator, w[i].denominator) * lv)
+            c = remap_cost(user, w, j)
             if best is None or _less(c, best):
                 best_j, best = j, c
         mapping.append(best_j)
@@ -168,8 +185,7 @@ def expected_loss(user: BayesianUser, z: Sequence[Sequence[F]]) -> object:
         for j, v in enumerate(row):
             w = user.prior[i] * v
             if w:
-                lv = user.loss(i, j)
-                total = total + (w * lv if isinstance(lv, F) else sympy.Rational(w.numerator, w.denominator) * lv)
+                total = total + weighted_loss(w, user.loss(i, j))
     return sympy.expand(total) if isinstance(total, sympy.Expr) else total
 
 
@@ -296,18 +312,14 @@ def user_specific_lp(ctx: Context, builder: Callable[[BayesianUser, F], LinearPr
                 if feasible != dp:
                     why = "LP-feasible but not alpha-DP" if feasible else "alpha-DP but LP-infeasible"
                     v = dp_violations(x, a)
-                    return refuted(
-                        f"n={n}, alpha={a}: {label} {linalg.fmt_matrix(x)} is {why}" + (f" ({v[0]})" if v else ""),
-                        Evidence.BOUNDED,
-                        Scope.of(n, [a]),
+                    return refuted_at(
+                        f"n={n}, alpha={a}: {label} {linalg.fmt_matrix(x)} is {why}" + (f" ({v[0]})" if v else ""), n, a
                     )
                 for ulabel, user in users:
                     ulp = builder(user, a)
                     if objective_value(ulp, flat(x)) != expected_loss(user, x):
-                        return refuted(
-                            f"n={n}, alpha={a}: LP objective at {label} differs from (2) for {ulabel}",
-                            Evidence.BOUNDED,
-                            Scope.of(n, [a]),
+                        return refuted_at(
+                            f"n={n}, alpha={a}: LP objective at {label} differs from (2) for {ulabel}", n, a
                         )
             for ulabel, user in users:
                 opt = solve(builder(user, a), timeout_s=ctx.solver_timeout, decide_unique=False)
@@ -316,15 +328,13 @@ def user_specific_lp(ctx: Context, builder: Callable[[BayesianUser, F], LinearPr
                 z = opt.matrix(n + 1, n + 1)
                 mu, mapping = best_remap(z, user)
                 if mu != expected_loss(user, z):
-                    return refuted(
+                    return refuted_at(
                         f"n={n}, alpha={a}: LP optimum for {ulabel} is not direct: remap {mapping} "
                         f"gives {mu} < {expected_loss(user, z)}",
-                        Evidence.BOUNDED,
-                        Scope.of(n, [a]),
+                        n,
+                        a,
                     )
-    return Result(
-        Status.VERIFIED,
-        Evidence.BOUNDED,
+    return verified(
         Scope.of(n_max, alphas(ctx), checked),
         exact_values(mechanisms_checked=checked),
         notes="feasible <=> alpha-DP and stochastic on T, identity, randomized response on both sides "
@@ -342,13 +352,9 @@ def remap_lp(x: Matrix, user: BayesianUser) -> LinearProgram:
     names = tuple(f"y[{r},{j}]" for r in range(rr) for j in range(n + 1))
     obj = []
     for r in range(rr):
+        w = [user.prior[i] * x[i][r] for i in range(n + 1)]
         for j in range(n + 1):
-            c: object = F(0)
-            for i in range(n + 1):
-                w = user.prior[i] * x[i][r]
-                if w:
-                    lv = user.loss(i, j)
-                    c = c + (w * lv if isinstance(lv, F) else sympy.Rational(w.numerator, w.denominator) * lv)
+            c = remap_cost(user, w, j)
             if c != 0:
                 obj.append((r * (n + 1) + j, c))
     rows = tuple(
@@ -377,9 +383,7 @@ def bayes_remap_optimal(ctx: Context, rule: Callable = best_remap) -> Result:
             mechs = [(m, x) for m, x in mechanisms_with_remap_to_t(n, a)] + lp_test_points(n, a, rng)[1:3]
             users = adversarial_users(n) + random_users(rng, n, 3)
             if n == 2:
-                users.append(
-                    ("uniform, |i-j|^1.5", BayesianUser.of([F(1, 3)] * 3, power_loss(2, sympy.Rational(3, 2))))
-                )
+                users.append(irrational_loss_user())
             for mlabel, x in mechs:
                 for ulabel, user in users:
                     count += 1
@@ -389,15 +393,13 @@ def bayes_remap_optimal(ctx: Context, rule: Callable = best_remap) -> Result:
                     if len(certs) < 2:
                         certs.append((f"remap LP: {mlabel}, {ulabel}, n={n}, alpha={a}", opt))
                     if not same(got, opt.objective):
-                        return refuted(
+                        return refuted_at(
                             f"n={n}, alpha={a}, mechanism {mlabel}: remap {mapping} loses {got}, the "
                             f"optimal randomized remap {opt.objective}; user {ulabel}: {describe(user)}",
-                            Evidence.BOUNDED,
-                            Scope.of(n, [a]),
+                            n,
+                            a,
                         )
-    return Result(
-        Status.VERIFIED,
-        Evidence.BOUNDED,
+    return verified(
         Scope.of(n_max, alphas(ctx), count),
         exact_values(pairs_checked=count),
         certificate=certificate_of({"pairs": count}, certs),
@@ -445,18 +447,16 @@ def direct_mechanisms_suffice(ctx: Context, remap_rule: Callable = best_remap) -
                     mu_z, zmap = best_remap(z, user)
                     where = f"n={n}, alpha={a}, X={mlabel}, user {ulabel}: {describe(user)}"
                     if dp_violations(z, a):
-                        return refuted(f"{where}: Z = Y o X is not alpha-DP", Evidence.BOUNDED, Scope.of(n, [a]))
+                        return refuted_at(f"{where}: Z = Y o X is not alpha-DP", n, a)
                     if expected_loss(user, z) != mu or mu_z != mu:
-                        return refuted(
+                        return refuted_at(
                             f"{where}: Z = Y o X with Y={mapping} has identity loss "
                             f"{expected_loss(user, z)} but X's optimal loss is {mu} (Z's best remap "
                             f"{zmap} gives {mu_z}): Z is not direct",
-                            Evidence.BOUNDED,
-                            Scope.of(n, [a]),
+                            n,
+                            a,
                         )
-    return Result(
-        Status.VERIFIED,
-        Evidence.BOUNDED,
+    return verified(
         Scope.of(n_max, alphas(ctx), count),
         exact_values(pairs_checked=count),
         notes="X ranges over the geometric mechanism (tails lumped), random remaps of T to wider ranges "
@@ -495,25 +495,19 @@ def optimal_vertex_exists(ctx: Context, every_optimum: bool = False) -> Result:
                     certs.append((f"{ulabel}, n={n}, alpha={a}", opt))
                 count += 1
                 if not is_vertex(lp, opt.x):
-                    return refuted(
-                        f"n={n}, alpha={a}: the certified optimum for {ulabel} is not a vertex",
-                        Evidence.BOUNDED,
-                        Scope.of(n, [a]),
-                    )
+                    return refuted_at(f"n={n}, alpha={a}: the certified optimum for {ulabel} is not a vertex", n, a)
             if every_optimum and n % 2 == 0:
                 user, z1, z2 = two_optimal_points(n, a)
                 lam = optimum(user, a, ctx.solver_timeout).objective
                 mid = [[(u + v) / 2 for u, v in zip(r1, r2)] for r1, r2 in zip(z1, z2)]
                 if expected_loss(user, mid) == lam and not is_vertex(bayesian_lp(user, a), flat(mid)):
-                    return refuted(
+                    return refuted_at(
                         f"n={n}, alpha={a}: user {describe(user)}: the optimal mechanism "
                         f"{linalg.fmt_matrix(mid)} (loss {lam}) is not a vertex",
-                        Evidence.BOUNDED,
-                        Scope.of(n, [a]),
+                        n,
+                        a,
                     )
-    return Result(
-        Status.VERIFIED,
-        Evidence.BOUNDED,
+    return verified(
         Scope.of(n_max, alphas(ctx), count),
         exact_values(users_checked=count),
         notes="certified optimal basic solutions are vertices (rank of tight constraints = #variables)",
@@ -538,7 +532,7 @@ def universality_scan(
             total += cnt
             certs += cs
             if cex:
-                return refuted(cex, Evidence.BOUNDED, Scope.of(n, [a]))
+                return refuted_at(cex, n, a)
     if grids:
         # Exhaustive finite grids: every prior in (1/2)Z on {0,1,2} x every 0/1 legal loss (n = 2).
         n, a = 2, F(1, 2)
@@ -557,14 +551,12 @@ def universality_scan(
             cex, _, cnt = check_universal(mechs_of(n, a), users, a, ctx)
             total += cnt
             if cex:
-                return refuted(cex, Evidence.BOUNDED, Scope.of(n, [a]))
+                return refuted_at(cex, n, a)
         grid_note = (
             f"; exhaustive grid at n=2: every prior with entries in {{0,1/2,1}}"
             f"{' and thirds' if not ctx.quick else ''} x all 64 0/1 legal losses"
         )
-    return Result(
-        Status.VERIFIED,
-        Evidence.BOUNDED,
+    return verified(
         Scope.of(n_max, alphas(ctx), total),
         exact_values(user_mechanism_pairs=total),
         certificate=certificate_of({"pairs": total}, certs),
@@ -688,10 +680,10 @@ def unique_optimum_user(
             lo, hi, stuck = gamma_interval(n, a, ctx.solver_timeout)
             key = f"n={n},alpha={a}"
             if stuck or not (lo is not None and lo < 0) or (hi is not None and hi <= 0):
-                return refuted(
+                return refuted_at(
                     f"{key}: T is not the unique optimum for any small gamma > 0 (interval ({lo}, {hi}), {stuck[:1]})",
-                    Evidence.BOUNDED,
-                    Scope.of(n, [a]),
+                    n,
+                    a,
                 )
             vals[f"gamma_max[{key}]"] = "oo" if hi is None else hi
             t = truncated_geometric(n, a)
@@ -705,11 +697,11 @@ def unique_optimum_user(
                 inside = hi is None or g < hi
                 t_unique = opt.unique and list(opt.x) == flat(t)
                 if inside and not t_unique:
-                    return refuted(
+                    return refuted_at(
                         f"{key}, gamma={g}: T (loss {t_loss}) is not the unique optimum: certified optimum "
                         f"{opt.objective}, unique={opt.unique}; user {describe(user)}",
-                        Evidence.BOUNDED,
-                        Scope.of(n, [a]),
+                        n,
+                        a,
                     )
                 if not inside:
                     failures.append(
@@ -718,11 +710,11 @@ def unique_optimum_user(
                         else f"{key}, gamma={g}: T optimal, not unique"
                     )
                     if (g > hi and not opt.objective < t_loss) or (g == hi and (opt.objective != t_loss or opt.unique)):
-                        return refuted(
+                        return refuted_at(
                             f"{key}, gamma={g}: the parametric analysis (T optimal iff gamma <= {hi}, unique iff <) "
                             f"disagrees with the certified optimum {opt.objective}, unique={opt.unique}",
-                            Evidence.BOUNDED,
-                            Scope.of(n, [a]),
+                            n,
+                            a,
                         )
     vals["gammas_failing_T"] = str(len(failures))
     # n = 2 in closed form: gamma_max = (1-a)/(a^2+a-1) when a^2+a-1 > 0 (a > (sqrt 5 - 1)/2), else oo.
@@ -731,15 +723,13 @@ def unique_optimum_user(
         hi = gamma_interval(2, a, ctx.solver_timeout)[1]
         formula = (1 - a) / (a * a + a - 1) if a * a + a - 1 > 0 else None
         if hi != formula:
-            return refuted(
+            return refuted_at(
                 f"n=2, alpha={a}: gamma_max = {hi}, the closed form (1-a)/(a^2+a-1) gives {formula}",
-                Evidence.BOUNDED,
-                Scope.of(2, [a]),
+                2,
+                a,
             )
     vals["gamma_max_n2_closed_form_alphas"] = str(len(grid))
-    return Result(
-        Status.VERIFIED,
-        Evidence.BOUNDED,
+    return verified(
         Scope.of(n_max, alphas(ctx), count),
         exact_values(**vals),
         notes="Lemma holds (gamma in [0, gamma_max) works for every (n, alpha) checked; the binary loss "
@@ -823,9 +813,7 @@ def main_characterization(ctx: Context, target_alpha: Callable[[F], F] = lambda 
             target = truncated_geometric(n, target_alpha(a))
             users = adversarial_users(n) + random_users(rng, n, 3)
             if n == 2 and a == F(1, 2):
-                users.append(
-                    ("uniform, |i-j|^1.5", BayesianUser.of([F(1, 3)] * 3, power_loss(2, sympy.Rational(3, 2))))
-                )
+                users.append(irrational_loss_user())
             for mlabel, x in mechanisms_with_remap_to_t(n, a) + non_universal_mechanisms(n, a):
                 has, cert = remap_exists(x, target, ctx.solver_timeout)
                 count += 1
@@ -833,23 +821,17 @@ def main_characterization(ctx: Context, target_alpha: Callable[[F], F] = lambda 
                     cex, cs, _cnt = check_universal([(mlabel, x)], users, a, ctx)
                     certs += cs
                     if cex:
-                        return refuted(
-                            f"{mlabel} has a remap to T(n, {target_alpha(a)}) but is not universal: {cex}",
-                            Evidence.BOUNDED,
-                            Scope.of(n, [a]),
+                        return refuted_at(
+                            f"{mlabel} has a remap to T(n, {target_alpha(a)}) but is not universal: {cex}", n, a
                         )
                 else:
                     if len(certs) < 3:
                         certs.append((f"no remap of {mlabel} to T, n={n}, alpha={a}", cert))
                     if witness_user(x, a, ctx) is None:
-                        return refuted(
-                            f"n={n}, alpha={a}: {mlabel} has no remap to T yet no user shows it suboptimal",
-                            Evidence.BOUNDED,
-                            Scope.of(n, [a]),
+                        return refuted_at(
+                            f"n={n}, alpha={a}: {mlabel} has no remap to T yet no user shows it suboptimal", n, a
                         )
-    return Result(
-        Status.VERIFIED,
-        Evidence.BOUNDED,
+    return verified(
         Scope.of(n_max, alphas(ctx), count),
         exact_values(mechanisms_checked=count),
         certificate=certificate_of({"mechanisms": count}, certs),
@@ -877,11 +859,11 @@ def range_n_scan(ctx: Context, claim: str, witness_gamma: F) -> Result:
             if len(certs) < 2:
                 certs.append((f"witness user gamma={witness_gamma}, n={n}, alpha={a}", lam_cert))
             if not (lam_cert.unique and list(lam_cert.x) == flat(t)):
-                return refuted(
+                return refuted_at(
                     f"n={n}, alpha={a}: T is not the unique optimum for {describe(user)} (certified "
                     f"optimum {lam_cert.objective}, unique={lam_cert.unique})",
-                    Evidence.BOUNDED,
-                    Scope.of(n, [a]),
+                    n,
+                    a,
                 )
             for d in all_deterministic_remaps(n):
                 count += 1
@@ -891,12 +873,12 @@ def range_n_scan(ctx: Context, claim: str, witness_gamma: F) -> Result:
                 if perm:
                     cex, _, _ = check_universal([(f"T·{list(d)}", x)], adversarial_users(n)[:4], a, ctx)
                     if cex:
-                        return refuted(cex, Evidence.BOUNDED, Scope.of(n, [a]))
+                        return refuted_at(cex, n, a)
                 elif mu == lam_cert.objective:
-                    return refuted(
+                    return refuted_at(
                         f"n={n}, alpha={a}: X = T·{list(d)} (not a permutation of T) is optimal for {describe(user)}",
-                        Evidence.BOUNDED,
-                        Scope.of(n, [a]),
+                        n,
+                        a,
                     )
             for mlabel, x in non_universal_mechanisms(n, a):
                 count += 1
@@ -905,21 +887,17 @@ def range_n_scan(ctx: Context, claim: str, witness_gamma: F) -> Result:
                     compose(t, deterministic_remap(list(p), n + 1)) == x for p in itertools.permutations(range(n + 1))
                 )
                 if has and not permuted:
-                    return refuted(
+                    return refuted_at(
                         f"n={n}, alpha={a}: range-N {mlabel} {linalg.fmt_matrix(x)} has a remap to T "
                         "(so it is universal) but is not a permutation of T",
-                        Evidence.BOUNDED,
-                        Scope.of(n, [a]),
+                        n,
+                        a,
                     )
                 if not has and witness_user(x, a, ctx) is None:
-                    return refuted(
-                        f"n={n}, alpha={a}: range-N {mlabel} is not a permuted T yet no user beats it",
-                        Evidence.BOUNDED,
-                        Scope.of(n, [a]),
+                    return refuted_at(
+                        f"n={n}, alpha={a}: range-N {mlabel} is not a permuted T yet no user beats it", n, a
                     )
-    return Result(
-        Status.VERIFIED,
-        Evidence.BOUNDED,
+    return verified(
         Scope.of(n_max, alphas(ctx), count),
         exact_values(mechanisms_checked=count),
         notes=f"all (n+1)^(n+1) deterministic remaps D of T: X = T·D is optimal for the unique-optimum user "

@@ -127,6 +127,16 @@ def refuted(counterexample: str, evidence: Evidence, scope: Scope, **values: obj
     return Result(Status.REFUTED, evidence, scope, exact_values(**values), counterexample=counterexample)
 
 
+def refuted_at(counterexample: str, n: int, alpha: object, **values: object) -> Result:
+    """A bounded refutation found at one instance: the scope is that n and that alpha."""
+    return refuted(counterexample, Evidence.BOUNDED, Scope.of(n, [alpha]), **values)
+
+
+def verified(scope: Scope, values: dict[str, str], *, certificate: dict | None = None, notes: str = "") -> Result:
+    """A bounded verdict with no counterexample: every n <= scope.n_max at scope.alphas."""
+    return Result(Status.VERIFIED, Evidence.BOUNDED, scope, values, certificate=certificate, notes=notes)
+
+
 @dataclass(frozen=True)
 class Claim:
     id: str
