@@ -19,7 +19,7 @@ import sympy as sp
 import z3
 
 from udpm import linalg
-from udpm.certificates import to_certificate
+from udpm.certificates import certificate_of
 from udpm.certify import solve
 from udpm.claims import Context, Evidence, Result, Scope, Status, checks, exact_values, refuted
 from udpm.mechanisms import truncated_geometric_zlcn2013
@@ -39,11 +39,6 @@ from udpm.users import CountRangeConsumer, is_legal_function
 
 ALPHAS_Z = (Fraction(101, 100), Fraction(3, 2), Fraction(2), Fraction(10))  # zlcn2013's alpha > 1
 F = Fraction
-
-
-def certificate_of(summary: dict, certs: list) -> dict:
-    """Result.certificate: a few representative exact LP certificates (udpm.certificates format)."""
-    return {"summary": summary, "lps": [to_certificate(c, label) for label, c in certs]}
 
 
 def fmt(v) -> str:

@@ -24,7 +24,7 @@ import sympy as sp
 import z3
 
 from udpm import linalg
-from udpm.certificates import to_certificate
+from udpm.certificates import certificate_of
 from udpm.certify import solve
 from udpm.claims import Context, Evidence, Result, Scope, Status, checks, exact_values, refuted
 from udpm.privacy import dp_violations
@@ -35,6 +35,7 @@ from udpm.programs_database import (
     average_by_count,
     expected_loss_lp,
     mechanism_rows,
+    random_dp_database_mechanism,
     worst_extension_lp,
 )
 from udpm.smt import decide, model_value
@@ -46,11 +47,6 @@ HALF = F(1, 2)
 SMALL_EPS = F(1, 100)
 ALPHAS = (F(1, 4), F(1, 2), F(2, 3))
 SPACES = ((2, 2, (1,)), (2, 3, (1,)), (3, 2, (1,)), (3, 2, (1, 2)))
-
-
-def certificate_of(summary: dict, certs: list) -> dict:
-    """Result.certificate: a few representative exact LP certificates (udpm.certificates format)."""
-    return {"summary": summary, "lps": [to_certificate(c, label) for label, c in certs]}
 
 
 # ---------------------------------------------------------------- Propositions 6.1 / 6.2
@@ -71,19 +67,6 @@ def random_prior(rng: random.Random, n: int) -> list[Fraction]:
     if not any(raw):
         raw[rng.randrange(n + 1)] = F(1)
     return [v / sum(raw) for v in raw]
-
-
-def random_dp_database_mechanism(rng: random.Random, space: DatabaseSpace, a: Fraction):
-    """Rows proportional to weights in [1, c] with c^2 <= 1/a: any two rows are within [a, 1/a], so alpha-DP."""
-    c = F(1)
-    while (c + F(1, 8)) ** 2 <= 1 / a:
-        c += F(1, 8)
-    steps = int((c - 1) * 8)
-    out = {}
-    for d in space.databases:
-        w = [1 + F(rng.randint(0, steps), 8) for _ in range(space.n + 1)]
-        out[d] = [v / sum(w) for v in w]
-    return out
 
 
 def worst_extension_value(space: DatabaseSpace, x, prior, loss: Loss) -> Fraction:

@@ -14,22 +14,23 @@ from collections.abc import Callable
 from fractions import Fraction
 
 from udpm import linalg
-from udpm.certificates import to_certificate
+from udpm.certificates import certificate_of
 from udpm.certify import solve
 from udpm.claims import Context, Evidence, Result, Scope, Status, checks, exact_values, refuted
 from udpm.mechanisms import truncated_geometric
 from udpm.privacy import dp_violations
-from udpm.programs_database import DatabaseSpace, average_by_count, mechanism_rows, minimax_lp
+from udpm.programs_database import (
+    DatabaseSpace,
+    average_by_count,
+    mechanism_rows,
+    minimax_lp,
+    random_dp_database_mechanism,
+)
 from udpm.programs_minimax import lexicographic_lp, matrix_of, optimal_interaction_lp, optimal_mechanism_lp
 from udpm.remaps import compose, deterministic_remap
 from udpm.users import Loss, MinimaxUser, absolute_error, binary_loss, squared_error
 
 ALPHAS = (Fraction(1, 100), Fraction(1, 4), Fraction(1, 2), Fraction(2, 3), Fraction(99, 100))
-
-
-def certificate_of(summary: dict, certs: list) -> dict:
-    """Result.certificate: a few representative exact LP certificates (udpm.certificates format)."""
-    return {"summary": summary, "lps": [to_certificate(c, label) for label, c in certs]}
 
 
 def random_monotone_loss(rng: random.Random, n: int) -> Loss:
@@ -221,21 +222,6 @@ def adjacent_rows(ctx: Context, flip: bool = False) -> Result:
         notes="for each consumer: L* certified, then L' minimised over {L <= L*} and certified; the pattern is "
         "checked on that certified vertex with exact equalities",
     )
-
-
-def random_dp_database_mechanism(rng: random.Random, space: DatabaseSpace, a: Fraction):
-    """x_d ∝ w_d with w_dj in [1, c], c^2 <= 1/a: every ratio of two rows (not only neighbours) lies in
-    [a, 1/a], so the mechanism is alpha-DP; weights drawn from a grid, so exact."""
-    c = Fraction(1)
-    while (c + Fraction(1, 8)) ** 2 <= 1 / a:
-        c += Fraction(1, 8)
-    steps = int((c - 1) * 8)
-    out = {}
-    for d in space.databases:
-        w = [1 + Fraction(rng.randint(0, steps), 8) for _ in range(space.n + 1)]
-        s = sum(w)
-        out[d] = [v / s for v in w]
-    return out
 
 
 def minimax_value(space: DatabaseSpace, x, s, loss: Loss) -> Fraction:

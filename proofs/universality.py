@@ -26,7 +26,7 @@ from functools import lru_cache
 import sympy
 
 from udpm import linalg
-from udpm.certificates import to_certificate
+from udpm.certificates import certificate_of
 from udpm.certify import Certified, column_label, is_vertex, sign_of, solve, split_coefficient, vertex_reduced_costs
 from udpm.claims import Context, Result, Scope, Status, checks, exact_values, refuted_at, verified
 from udpm.mechanisms import geometric_tail, geometric_window, truncated_geometric
@@ -203,10 +203,6 @@ def flat(x: Sequence[Sequence[F]]) -> list[F]:
     return [v for row in x for v in row]
 
 
-def certificate_of(summary: dict, certs: Sequence[tuple[str, Certified]]) -> dict:
-    return {"summary": summary, "lps": [to_certificate(c, label) for label, c in certs[:2]]}
-
-
 # ---------------------------------------------------------------- mechanisms with a remap to T
 
 
@@ -339,7 +335,7 @@ def user_specific_lp(ctx: Context, builder: Callable[[BayesianUser, F], LinearPr
         exact_values(mechanisms_checked=checked),
         notes="feasible <=> alpha-DP and stochastic on T, identity, randomized response on both sides "
         "of the DP boundary and random remaps of T; objective = (2); certified optima are direct",
-        certificate=certificate_of({"claim": "user_specific_lp"}, certs),
+        certificate=certificate_of({"claim": "user_specific_lp"}, certs[:2]),
     )
 
 
@@ -402,7 +398,7 @@ def bayes_remap_optimal(ctx: Context, rule: Callable = best_remap) -> Result:
     return verified(
         Scope.of(n_max, alphas(ctx), count),
         exact_values(pairs_checked=count),
-        certificate=certificate_of({"pairs": count}, certs),
+        certificate=certificate_of({"pairs": count}, certs[:2]),
         notes="mechanisms: T, lumped geometric, split and permuted T, identity, randomized response; "
         "users adversarial + random (+ |i-j|^1.5 at n=2)",
     )
@@ -511,7 +507,7 @@ def optimal_vertex_exists(ctx: Context, every_optimum: bool = False) -> Result:
         Scope.of(n_max, alphas(ctx), count),
         exact_values(users_checked=count),
         notes="certified optimal basic solutions are vertices (rank of tight constraints = #variables)",
-        certificate=certificate_of({"claim": "optimal_vertex_exists"}, certs),
+        certificate=certificate_of({"claim": "optimal_vertex_exists"}, certs[:2]),
     )
 
 
@@ -559,7 +555,7 @@ def universality_scan(
     return verified(
         Scope.of(n_max, alphas(ctx), total),
         exact_values(user_mechanism_pairs=total),
-        certificate=certificate_of({"pairs": total}, certs),
+        certificate=certificate_of({"pairs": total}, certs[:2]),
         notes="mu_X(u) = certified LP optimum for adversarial users (zeros in the prior, ties, binary, "
         f"squared, per-i losses) and random legal users{grid_note}",
     )
@@ -740,7 +736,7 @@ def unique_optimum_user(
         "At n = 2 exactly: gamma_max = (1-alpha)/(alpha^2+alpha-1) for alpha > "
         "(sqrt(5)-1)/2 and oo below (checked at alpha = k/100, k = 1..99, and 999/1000).  Non-small gammas "
         f"where T fails: {'; '.join(failures[:4])}",
-        certificate=certificate_of({"claim": "unique_optimum_user"}, certs),
+        certificate=certificate_of({"claim": "unique_optimum_user"}, certs[:2]),
     )
 
 
@@ -834,7 +830,7 @@ def main_characterization(ctx: Context, target_alpha: Callable[[F], F] = lambda 
     return verified(
         Scope.of(n_max, alphas(ctx), count),
         exact_values(mechanisms_checked=count),
-        certificate=certificate_of({"mechanisms": count}, certs),
+        certificate=certificate_of({"mechanisms": count}, certs[:2]),
         notes="both directions on T, the lumped geometric mechanism, split/permuted T (remap exists) and "
         "merged-output T, T(n, (1+alpha)/2), (T + reversed T)/2, randomized response (no remap: "
         "certified phase-1 LP > 0, and a user with mu_X > lambda is exhibited)",
@@ -903,7 +899,7 @@ def range_n_scan(ctx: Context, claim: str, witness_gamma: F) -> Result:
         notes=f"all (n+1)^(n+1) deterministic remaps D of T: X = T·D is optimal for the unique-optimum user "
         f"(uniform prior, loss 1+gamma|j-i| with gamma={witness_gamma}) iff D is a permutation; "
         "permuted T also optimal for adversarial users; randomized range-N mechanisms beaten",
-        certificate=certificate_of({"claim": "range_n_scan"}, certs),
+        certificate=certificate_of({"claim": "range_n_scan"}, certs[:2]),
     )
 
 

@@ -33,9 +33,8 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import sys
-import tempfile
+from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
 
@@ -81,12 +80,19 @@ def to_certificate(certified, label: str = "") -> dict:
     }
 
 
+def certificate_of(summary: dict, certs: Sequence[tuple[str, object]]) -> dict:
+    """Result.certificate: a summary and a few representative certified LPs as (label, Certified) pairs."""
+    return {"summary": summary, "lps": [to_certificate(c, label) for label, c in certs]}
+
+
 def export_certificates(results_by_id: dict, directory: Path) -> list[Path]:
     """Write ``<claim id>.cert.json`` for each result whose ``certificate`` holds LP certificates.
 
     ``Result.certificate`` is ``{"summary": {...}, "lps": [certificate, ...]}`` (see
     proofs/universality.py).  Files are written atomically; names are deterministic.
     """
+    from .expectations import atomic_write  # harness side only: the checker below needs the standard library alone
+
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     written = []
@@ -96,16 +102,7 @@ def export_certificates(results_by_id: dict, directory: Path) -> list[Path]:
             continue
         doc = {"claim": cid, "summary": cert.get("summary", {}), "certificates": cert["lps"]}
         path = directory / f"{cid}.cert.json"
-        fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump(doc, f, indent=1, sort_keys=True)
-                f.write("\n")
-            os.replace(tmp, path)
-        except BaseException:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-            raise
+        atomic_write(path, json.dumps(doc, indent=1, sort_keys=True) + "\n")
         written.append(path)
     return written
 

@@ -22,6 +22,7 @@ A database is a tuple of n rows from the domain {0..|D|-1}; the count query coun
 from __future__ import annotations
 
 import itertools
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -169,4 +170,21 @@ def average_by_count(space: DatabaseSpace, x: Mapping[Database, Sequence[Fractio
     for i in range(space.n + 1):
         group = space.with_count(i)
         out.append([sum((Fraction(x[d][j]) for d in group), ZERO) / len(group) for j in range(space.n + 1)])
+    return out
+
+
+def random_dp_database_mechanism(
+    rng: random.Random, space: DatabaseSpace, a: Fraction
+) -> dict[Database, list[Fraction]]:
+    """x_d ∝ w_d with w_dj in [1, c], c^2 <= 1/a: every ratio of two rows (not only neighbours) lies in
+    [a, 1/a], so the mechanism is alpha-DP; weights drawn from a grid (steps of 1/8), so exact."""
+    c = ONE
+    while (c + Fraction(1, 8)) ** 2 <= 1 / a:
+        c += Fraction(1, 8)
+    steps = int((c - 1) * 8)
+    out = {}
+    for d in space.databases:
+        w = [1 + Fraction(rng.randint(0, steps), 8) for _ in range(space.n + 1)]
+        s = sum(w)
+        out[d] = [v / s for v in w]
     return out
