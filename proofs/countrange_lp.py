@@ -21,7 +21,7 @@ import z3
 from udpm import linalg
 from udpm.certificates import certificate_of
 from udpm.certify import solve
-from udpm.claims import Context, Evidence, Result, Scope, Status, checks, exact_values, refuted
+from udpm.claims import Context, Evidence, Result, Scope, Status, checks, exact_values, refuted, refuted_at, verified
 from udpm.mechanisms import truncated_geometric_zlcn2013
 from udpm.programs import Constraint, LinearProgram
 from udpm.programs_countrange import (
@@ -159,15 +159,13 @@ def legal_region(ctx: Context, drop: str = "") -> Result:
             p = legal_function_lp(c, 2, drop)
             for phi in itertools.islice(itertools.product(grid, repeat=n + 1), 0, None, 7):
                 if p.error(phi) != c.weighted_error(phi):
-                    return refuted(
+                    return refuted_at(
                         f"{consumer_text(c)}: LP objective {p.error(phi)} != err {c.weighted_error(phi)}"
                         f" at phi={fmt(phi)}",
-                        Evidence.BOUNDED,
-                        Scope.of(n, [2]),
+                        n,
+                        2,
                     )
-    return Result(
-        Status.VERIFIED,
-        Evidence.BOUNDED,
+    return verified(
         Scope.of(n_max, ALPHAS_Z),
         exact_values(grid_points=checked),
         notes="grid {0,1/4,1/3,1/2,2/3,3/4,1}^(n+1): LP rows satisfied <=> udpm.users.is_legal_function; "
@@ -372,9 +370,7 @@ def unique_optimum(ctx: Context, claim: str, vector, rho_of, theta=(1, 2)) -> Re
             scope,
         )
     values["symbolic"] = "z3: unsat for every alpha > 1 (legal; no other legal phi with err <= err(v))"
-    return Result(
-        Status.VERIFIED,
-        Evidence.BOUNDED,
+    return verified(
         scope,
         values,
         certificate=certificate_of({}, certs),
@@ -523,9 +519,7 @@ def two_approximation(ctx: Context, factor: Fraction | int = 2) -> Result:
         return refuted(
             f"{where}: best derivable error / optimal error = {r} > {factor}", Evidence.BOUNDED, scope, worst_ratio=r
         )
-    return Result(
-        Status.VERIFIED,
-        Evidence.BOUNDED,
+    return verified(
         scope,
         values,
         certificate=certificate_of({"worst ratio": str(r)}, [("worst-ratio LP (1/ratio)", cert)]),
@@ -631,4 +625,4 @@ def oblivious_step(ctx: Context, n_min: int = 1) -> Result:
         return res
     if fail2 is not None:
         return refuted(f"(2)-function does not dominate: {fail2}", Evidence.BOUNDED, scope)
-    return Result(Status.VERIFIED, Evidence.BOUNDED, scope, exact_values(step_functions=checked), notes=corrected)
+    return verified(scope, exact_values(step_functions=checked), notes=corrected)

@@ -26,7 +26,7 @@ import z3
 from udpm import linalg
 from udpm.certificates import certificate_of
 from udpm.certify import solve
-from udpm.claims import Context, Evidence, Result, Scope, Status, checks, exact_values, refuted
+from udpm.claims import Context, Evidence, Result, Scope, Status, checks, exact_values, refuted, refuted_at, verified
 from udpm.privacy import dp_violations
 from udpm.programs import bayesian_lp
 from udpm.programs_database import (
@@ -99,11 +99,11 @@ def averaging_check(ctx: Context, claim: str, alpha_claimed: Fraction | None) ->
             if not certs:
                 certs = [("database-level (9)", db), ("oblivious (3)-(7)", obl)]
             if db.objective != obl.objective:
-                return refuted(
+                return refuted_at(
                     f"{where}: database-level optimum of (9) {db.objective} != oblivious optimum "
                     f"{obl.objective} at alpha={ac}",
-                    Evidence.BOUNDED,
-                    Scope.of(n, [a]),
+                    n,
+                    a,
                     database_optimum=db.objective,
                     oblivious_optimum=obl.objective,
                 )
@@ -112,20 +112,14 @@ def averaging_check(ctx: Context, claim: str, alpha_claimed: Fraction | None) ->
                 xa = average_by_count(space, x)
                 bad = dp_violations(xa, ac)
                 if bad:
-                    return refuted(
-                        f"{where}: the averaged mechanism {linalg.fmt_matrix(xa)} is not {ac}-DP: {bad[0]}",
-                        Evidence.BOUNDED,
-                        Scope.of(n, [a]),
+                    return refuted_at(
+                        f"{where}: the averaged mechanism {linalg.fmt_matrix(xa)} is not {ac}-DP: {bad[0]}", n, a
                     )
                 before = worst_extension_value(space, x, prior, loss)
                 after = BayesianUser.of(prior, loss).expected_loss(xa)
                 if after > before:
-                    return refuted(
-                        f"{where}: averaging raised (9) from {before} to {after}", Evidence.BOUNDED, Scope.of(n, [a])
-                    )
-    return Result(
-        Status.VERIFIED,
-        Evidence.BOUNDED,
+                    return refuted_at(f"{where}: averaging raised (9) from {before} to {after}", n, a)
+    return verified(
         Scope.of(max(s[1] for s in spaces), ALPHAS, trials),
         exact_values(mechanisms_averaged=trials, certified_lps=lps, database_spaces=len(spaces)),
         certificate=certificate_of({"certified LPs": lps}, certs),
@@ -337,11 +331,11 @@ def appendix_c(ctx: Context, eps: Fraction = SMALL_EPS, alpha_smt: Fraction = HA
         )
     out, xv, _ = impossibility(alpha_smt, fa.values, fb.values, ctx)
     if not out.unsat:
-        return refuted(
+        return refuted_at(
             f"alpha={alpha_smt}: z3 found a DP mechanism that remaps to both Figure 6(a) and 6(b): "
             f"{model_rows(out.model, xv)}",
-            Evidence.BOUNDED,
-            Scope.of(3, [alpha_smt]),
+            3,
+            alpha_smt,
         )
     values["no mechanism remaps to both (z3)"] = "unsat"
     values.update(forced_values(alpha_smt, fa.values, fb.values, ctx))
@@ -440,10 +434,10 @@ def theorem_6_3(ctx: Context, eps: Fraction = SMALL_EPS, alpha_smt: Fraction = H
             return refuted(f"user {user}: {text}", Evidence.BOUNDED, scope)
     out, xv, _ = impossibility(alpha_smt, a_rows, b_rows, ctx)
     if not out.unsat:
-        return refuted(
+        return refuted_at(
             f"alpha={alpha_smt}: z3 found a DP mechanism implementing both x_1 and x_2: {model_rows(out.model, xv)}",
-            Evidence.BOUNDED,
-            Scope.of(3, [alpha_smt]),
+            3,
+            alpha_smt,
         )
     values["no mechanism implements both (z3)"] = "unsat"
     grid = [["", ""] for _ in order]

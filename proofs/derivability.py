@@ -22,7 +22,19 @@ import sympy as sp
 import z3
 
 from udpm import linalg
-from udpm.claims import Context, Erratum, Evidence, Result, Scope, Status, checks, exact_values, refuted
+from udpm.claims import (
+    Context,
+    Erratum,
+    Evidence,
+    Result,
+    Scope,
+    Status,
+    checks,
+    exact_values,
+    proved,
+    refuted,
+    verified,
+)
 from udpm.mechanisms import truncated_geometric
 from udpm.privacy import dp_violations
 from udpm.remaps import derive
@@ -138,16 +150,12 @@ def derivable_iff_three_term(ctx: Context, condition: Cond = three_term, require
         }
     )
     if not ok:
-        return Result(
-            Status.VERIFIED,
-            Evidence.BOUNDED,
+        return verified(
             scope,
             values,
             notes=f"bounded SMT proof only; the all-n reduction did not apply: {msg}",
         )
-    return Result(
-        Status.PROVED,
-        Evidence.ALL_N,
+    return proved(
         Scope.of(alphas=[SYMBOLIC]),
         values,
         notes=(
@@ -235,9 +243,7 @@ def adding_privacy(
         )
     if bad:
         return Result(Status.INCONCLUSIVE, notes=f"symbolic cases not decided: {bad}")
-    return Result(
-        Status.PROVED,
-        Evidence.ALL_N,
+    return proved(
         Scope.of(alphas=["symbolic 0 < alpha <= beta < 1"]),
         exact_values(
             **{
@@ -444,9 +450,7 @@ def collusion_resistance(
                             f"{who}: the joint release is not derivable from G_(n,alpha_(c1))", Evidence.BOUNDED, scope
                         )
                     checked += 1
-    return Result(
-        Status.VERIFIED,
-        Evidence.BOUNDED,
+    return verified(
         scope,
         exact_values(
             **{

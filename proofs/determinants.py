@@ -27,7 +27,19 @@ from fractions import Fraction
 import flint
 import sympy as sp
 
-from udpm.claims import Context, Erratum, Evidence, Result, Scope, Status, checks, exact_values, refuted
+from udpm.claims import (
+    Context,
+    Erratum,
+    Evidence,
+    Result,
+    Scope,
+    Status,
+    checks,
+    exact_values,
+    proved,
+    refuted,
+    refuted_at,
+)
 from udpm.mechanisms import scaled_truncated_geometric, truncated_geometric
 from udpm.tables import printed
 
@@ -251,9 +263,7 @@ def table2(
         return refuted(
             f"printed Table 2 cell differs from Definition 4: {cells[0]}", Evidence.ALL_N, Scope.of(alphas=[SYMBOLIC])
         )
-    return Result(
-        Status.PROVED,
-        Evidence.ALL_N,
+    return proved(
         Scope.of(alphas=[SYMBOLIC]),
         exact_values(
             **{
@@ -322,9 +332,7 @@ def det_g_prime(
             scope,
             notes=f"all-n step not decided: {msg}; scaling identity {'ok' if scaling_ok else 'undecided'}",
         )
-    return Result(
-        Status.PROVED,
-        Evidence.ALL_N,
+    return proved(
         Scope.of(alphas=[SYMBOLIC]),
         exact_values(
             **{
@@ -423,21 +431,21 @@ def column_replacement_determinants(
             if d != want:
                 x = [Fraction(int(k == i)) for k in range(m)]
                 vals = [Fraction(1, 2), *x]
-                return refuted(
+                return refuted_at(
                     f"size m={m}, column i={i + 1}: det G'(i, x) = {_mpoly_str(d)}, claimed "
                     f"{_mpoly_str(want)}; at alpha=1/2, x = e_{i + 1}: {_eval(d, vals)} vs {_eval(want, vals)}",
-                    Evidence.BOUNDED,
-                    Scope.of(m, [SYMBOLIC]),
+                    m,
+                    SYMBOLIC,
                 )
             # the same for G itself: det((1+a)G)(i, x) = (1+a)^(m-1) det G(i, x) = (1-a)^(#interior j != i) det G'(i, x)
             _, _, _, dg = _mpoly_det_replaced(m, i, g_scaled)
             interior_others = sum(1 for j in range(1, m - 1) if j != i)
             if dg != (1 - av) ** interior_others * d:
-                return refuted(
+                return refuted_at(
                     f"size m={m}, column i={i + 1}: det (1+a)G(i,x) = {_mpoly_str(dg)}, not "
                     f"(1-a)^{interior_others} det G'(i,x)",
-                    Evidence.BOUNDED,
-                    Scope.of(m, [SYMBOLIC]),
+                    m,
+                    SYMBOLIC,
                 )
     # (2) certificate for every size up to n_cert: G' Tri = (1-a^2) I  =>  G'^-1 = Tri/(1-a^2), then Cramer
     for m in range(2, n_cert + 1):
@@ -462,9 +470,7 @@ def column_replacement_determinants(
     ok3, msg3 = printed_3x3_identity()
     if not ok:
         return Result(Status.INCONCLUSIVE, Evidence.BOUNDED, scope, notes=f"all-n cases not decided: {msg}")
-    return Result(
-        Status.PROVED,
-        Evidence.ALL_N,
+    return proved(
         Scope.of(alphas=[SYMBOLIC]),
         exact_values(
             **{

@@ -16,7 +16,7 @@ from fractions import Fraction
 import sympy as sp
 
 from udpm import linalg
-from udpm.claims import Context, Evidence, Result, Scope, Status, checks, exact_values, refuted
+from udpm.claims import Context, Evidence, Result, Scope, Status, checks, exact_values, proved, refuted
 from udpm.conventions import alpha_from_zlcn2013
 from udpm.mechanisms import geometric_window, truncated_geometric, truncated_geometric_zlcn2013
 from udpm.remaps import compose, deterministic_remap
@@ -100,9 +100,7 @@ def _verdict(cid: str, parts: list[tuple[bool | None, str]], bounded: Callable[[
         cex = bounded()
         if cex:
             return refuted(cex, Evidence.BOUNDED, Scope.of(n_max=BOUNDED_N, alphas=GRID))
-    return Result(
-        Status.PROVED,
-        Evidence.ALL_N,
+    return proved(
         Scope.of(alphas=["symbolic alpha in (0,1)"]),
         exact_values(**{f"case{i}": msg for i, (_, msg) in enumerate(parts)}),
         notes="symbolic identities in alpha over a finite case split of the integer parameters",

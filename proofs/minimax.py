@@ -16,7 +16,7 @@ from fractions import Fraction
 from udpm import linalg
 from udpm.certificates import certificate_of
 from udpm.certify import solve
-from udpm.claims import Context, Evidence, Result, Scope, Status, checks, exact_values, refuted
+from udpm.claims import Context, Evidence, Result, Scope, Status, checks, exact_values, refuted, refuted_at, verified
 from udpm.mechanisms import truncated_geometric
 from udpm.privacy import dp_violations
 from udpm.programs_database import (
@@ -158,9 +158,7 @@ def randomized_post_processing(
             scope,
             **{k: v for k, v in values.items() if k in ("randomized_optimum", "best_deterministic")},
         )
-    return Result(
-        Status.VERIFIED,
-        Evidence.BOUNDED,
+    return verified(
         scope,
         values,
         certificate=certificate_of({"deterministic remaps": (n + 1) ** (n + 1)}, [("optimal interaction", opt)]),
@@ -258,11 +256,11 @@ def oblivious_suffices(ctx: Context, alpha_claimed: Fraction | None = None) -> R
                 certs = [("database-level (5)", db), ("oblivious", obl)]
             where = f"D={dom} values, predicate {list(pred)}, n={n}, alpha={a}, {describe(u)}"
             if obl.objective != db.objective:
-                return refuted(
+                return refuted_at(
                     f"{where}: best database-level (5) is {db.objective} < best oblivious {obl.objective} "
                     f"at alpha={ac}",
-                    Evidence.BOUNDED,
-                    Scope.of(n, [a]),
+                    n,
+                    a,
                     database_optimum=db.objective,
                     oblivious_optimum=obl.objective,
                 )
@@ -273,19 +271,13 @@ def oblivious_suffices(ctx: Context, alpha_claimed: Fraction | None = None) -> R
                 xa = average_by_count(space, x)
                 bad = dp_violations(xa, ac)
                 if bad:
-                    return refuted(
-                        f"{where}: the averaged mechanism is not {ac}-DP: {bad[0]}", Evidence.BOUNDED, Scope.of(n, [a])
-                    )
+                    return refuted_at(f"{where}: the averaged mechanism is not {ac}-DP: {bad[0]}", n, a)
                 before = minimax_value(space, x, s, u.loss)
                 after = u.worst_case_loss(xa)
                 if after > before:
-                    return refuted(
-                        f"{where}: averaging raised (5) from {before} to {after}", Evidence.BOUNDED, Scope.of(n, [a])
-                    )
+                    return refuted_at(f"{where}: averaging raised (5) from {before} to {after}", n, a)
     n_max = max(n for _, n, _ in spaces)
-    return Result(
-        Status.VERIFIED,
-        Evidence.BOUNDED,
+    return verified(
         Scope.of(n_max, ALPHAS[1:4], trials),
         exact_values(mechanisms_averaged=trials, database_spaces=len(spaces)),
         certificate=certificate_of({"mechanisms averaged": trials}, certs),

@@ -14,7 +14,7 @@ from functools import cache
 import sympy as sp
 from sympy.parsing.sympy_parser import implicit_multiplication_application, parse_expr, standard_transformations
 
-from udpm.claims import Context, Evidence, Result, Scope, Status, checks, exact_values, refuted
+from udpm.claims import Context, Evidence, Result, Scope, Status, checks, exact_values, proved, refuted, refuted_at
 from udpm.mechanisms import ALPHA, rounded_laplace_pmf, truncated_geometric
 from udpm.remaps import compose, deterministic_remap
 from udpm.smt import decide
@@ -121,9 +121,7 @@ def _post_processing(
                 )
     if not (same(face_exact, face(a, n_odd)) and same(remap_exact, remapped(a, n_odd))):
         return Result(Status.INCONCLUSIVE, notes=f"symbolic identity not decided: {face_exact}, {remap_exact}")
-    return Result(
-        Status.PROVED,
-        Evidence.ALL_N,
+    return proved(
         scope_all,
         exact_values(
             **{
@@ -237,10 +235,8 @@ def rounded_laplace(ctx: Context, factor: Callable[[sp.Expr], sp.Expr] = theorem
         if i and not same(rounded_laplace_pmf(i, ALPHA).subs(ALPHA, a), factor(a) * geometric_pmf(sp.Integer(i)))
     ]
     if lib_bad:
-        return refuted(
-            f"udpm.mechanisms.rounded_laplace_pmf({lib_bad[0]}) differs from factor x geometric pmf",
-            Evidence.BOUNDED,
-            Scope.of(3, [SYMBOLIC]),
+        return refuted_at(
+            f"udpm.mechanisms.rounded_laplace_pmf({lib_bad[0]}) differs from factor x geometric pmf", 3, SYMBOLIC
         )
     # the printed decimal at a = 1/2: the exact factor is 3/(2 sqrt 2) = 3 sqrt(1/8); bound it by rationals
     item = printed("grs2011", "thmA.2.factor")
@@ -250,9 +246,7 @@ def rounded_laplace(ctx: Context, factor: Callable[[sp.Expr], sp.Expr] = theorem
     printed_ok = same(latex_expr(sym_item.values), theorem_a2_factor(a))
     if not (gap_ok and same(total, 1) and printed_ok):
         return Result(Status.INCONCLUSIVE, notes=f"gap {gap}: {gap_ok}; total {total}; printed {printed_ok}")
-    res = Result(
-        Status.PROVED,
-        Evidence.ALL_N,
+    res = proved(
         scope,
         exact_values(
             **{

@@ -32,7 +32,18 @@ import sympy as sp
 import z3
 
 from udpm import linalg
-from udpm.claims import Context, Evidence, Result, Scope, Status, checks, exact_values, refuted
+from udpm.claims import (
+    Context,
+    Evidence,
+    Result,
+    Scope,
+    checks,
+    exact_values,
+    proved,
+    refuted,
+    refuted_at,
+    verified,
+)
 from udpm.conventions import alpha_from_zlcn2013, alpha_to_zlcn2013
 from udpm.errors import CertificationFailed
 from udpm.mechanisms import truncated_geometric_zlcn2013
@@ -386,15 +397,13 @@ def threshold_universality(ctx: Context, recurrences: Sequence[Recurrence] = (EQ
             try:
                 ps = pieces(n, rec, ctx.solver_timeout)
             except Undecided as exc:
-                return Result(
-                    Status.VERIFIED,
-                    Evidence.BOUNDED,
+                return verified(
                     Scope.of(n_max, map(str, ZLCN_ALPHAS)),
                     notes=f"rational sweep passed; symbolic pieces undecided for {rec.name}, n={n}: {exc}",
                 )
             cex = endpoint_failure(n, rec, ps, ctx.solver_timeout)
             if cex:
-                return refuted(cex, Evidence.BOUNDED, Scope.of(n, [SYMBOLIC]))
+                return refuted_at(cex, n, SYMBOLIC)
             if n == 3:
                 ends = [pc.hi for pc in ps]
                 z_mid = [_val(cd, (ps[1].lo + ps[1].hi) / R.of(2)) for cd in ps[1].z]
@@ -411,9 +420,7 @@ def threshold_universality(ctx: Context, recurrences: Sequence[Recurrence] = (EQ
     )
     if all_n:
         shapes.update({f"all-n case {i + 1}": c for i, c in enumerate(cases)})
-        return Result(
-            Status.PROVED,
-            Evidence.ALL_N,
+        return proved(
             Scope.of(alphas=[SYMBOLIC]),
             exact_values(**shapes),
             notes=(
@@ -422,7 +429,7 @@ def threshold_universality(ctx: Context, recurrences: Sequence[Recurrence] = (EQ
                 "mirror of (2).  Bounded cross-check: " + bounded_note
             ),
         )
-    return Result(Status.VERIFIED, Evidence.BOUNDED, scope, exact_values(**shapes), notes=bounded_note)
+    return verified(scope, exact_values(**shapes), notes=bounded_note)
 
 
 # --- zlcn2013 (2), (3) and the closed form of psi1 -------------------------------------------
@@ -529,10 +536,8 @@ def recurrence_closed_form(
         }
     )
     if not ok:
-        return Result(Status.VERIFIED, Evidence.BOUNDED, scope, values, notes="all-n step not decided")
-    return Result(
-        Status.PROVED,
-        Evidence.ALL_N,
+        return verified(scope, values, notes="all-n step not decided")
+    return proved(
         Scope.of(alphas=[SYMBOLIC]),
         values,
         notes=(

@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from enum import Enum
 from fractions import Fraction
+from typing import Any
 
 from .errors import ExpectationsError, HarnessError, SolverTimeout, UnknownClaim
 
@@ -132,9 +133,15 @@ def refuted_at(counterexample: str, n: int, alpha: object, **values: object) -> 
     return refuted(counterexample, Evidence.BOUNDED, Scope.of(n, [alpha]), **values)
 
 
-def verified(scope: Scope, values: dict[str, str], *, certificate: dict | None = None, notes: str = "") -> Result:
-    """A bounded verdict with no counterexample: every n <= scope.n_max at scope.alphas."""
-    return Result(Status.VERIFIED, Evidence.BOUNDED, scope, values, certificate=certificate, notes=notes)
+def verified(scope: Scope, values: dict[str, str] | None = None, **fields: Any) -> Result:
+    """A bounded verdict with no counterexample: every n <= scope.n_max at scope.alphas.
+    ``fields``: certificate, errata, notes, as in :class:`Result`."""
+    return Result(Status.VERIFIED, Evidence.BOUNDED, scope, {} if values is None else values, **fields)
+
+
+def proved(scope: Scope, values: dict[str, str] | None = None, **fields: Any) -> Result:
+    """An all-n verdict over scope.alphas (usually a symbolic alpha); ``fields`` as for :func:`verified`."""
+    return Result(Status.PROVED, Evidence.ALL_N, scope, {} if values is None else values, **fields)
 
 
 @dataclass(frozen=True)
