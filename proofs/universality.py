@@ -38,8 +38,8 @@ from udpm.programs import (
     objective_value,
     violated_constraint,
 )
-from udpm.remaps import compose, deterministic_remap
-from udpm.users import BayesianUser, Loss, absolute_error, binary_loss, power_loss, squared_error
+from udpm.remaps import compose, deterministic_remap, posterior_loss
+from udpm.users import BayesianUser, Loss, absolute_error, binary_loss, power_loss, squared_error, weighted
 
 Matrix = list[list[F]]
 ALPHAS = (F(1, 100), F(1, 3), F(1, 2), F(99, 100))
@@ -145,32 +145,15 @@ def _less(a: object, b: object) -> bool:
     return sign_of(split_coefficient(sympy.sympify(a) - sympy.sympify(b))) < 0
 
 
-def weighted_loss(w: F, loss_value: object) -> object:
-    """w * l exactly: Fraction arithmetic for rational losses, sympy for irrational ones (e.g. |i-j|^1.5)."""
-    if isinstance(loss_value, F):
-        return w * loss_value
-    return sympy.Rational(w.numerator, w.denominator) * loss_value
-
-
-def remap_cost(user: BayesianUser, w: Sequence[F], j: int) -> object:
-    """sum_i w_i l(i, j) with w_i = p_i x_ir: the loss of remapping output r to j, exactly."""
-    c: object = F(0)
-    for i, wi in enumerate(w):
-        if wi:
-            c = c + weighted_loss(wi, user.loss(i, j))
-    return c
-
-
 def best_remap(x: Sequence[Sequence[F]], user: BayesianUser) -> tuple[object, list[int]]:
     """mu_X(u) and the Bayes remap (grs2011 Section 2.3), exactly; ties go to the smallest j."""
     n = user.n
     total: object = F(0)
     mapping = []
     for r in range(len(x[0])):
-        w = [user.prior[i] * x[i][r] for i in range(n + 1)]
         best_j, best = 0, None
         for j in range(n + 1):
-            c = remap_cost(user, w, j)
+            c = posterior_loss(x, user, r, j)
             if best is None or _less(c, best):
                 best_j, best = j, c
         mapping.append(best_j)
@@ -185,7 +168,7 @@ def expected_loss(user: BayesianUser, z: Sequence[Sequence[F]]) -> object:
         for j, v in enumerate(row):
             w = user.prior[i] * v
             if w:
-                total = total + weighted_loss(w, user.loss(i, j))
+                total = total + weighted(w, user.loss(i, j))
     return sympy.expand(total) if isinstance(total, sympy.Expr) else total
 
 
@@ -348,9 +331,8 @@ def remap_lp(x: Matrix, user: BayesianUser) -> LinearProgram:
     names = tuple(f"y[{r},{j}]" for r in range(rr) for j in range(n + 1))
     obj = []
     for r in range(rr):
-        w = [user.prior[i] * x[i][r] for i in range(n + 1)]
         for j in range(n + 1):
-            c = remap_cost(user, w, j)
+            c = posterior_loss(x, user, r, j)
             if c != 0:
                 obj.append((r * (n + 1) + j, c))
     rows = tuple(

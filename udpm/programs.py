@@ -19,10 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-import sympy
-
 from .errors import InvalidInput
-from .users import BayesianUser, LossValue
+from .users import BayesianUser, LossValue, weighted
 from .validate import alpha_in_unit_interval
 
 SENSES = ("<=", "=", ">=")
@@ -56,11 +54,15 @@ def violated_constraint(lp: LinearProgram, x: Sequence[object]) -> str | None:
         if t < 0:
             return f"{lp.names[j]} >= 0"
     for k, row in enumerate(lp.rows):
-        act = sum((a * v[j] for j, a in row.coeffs), Fraction(0))
-        ok = {"<=": act <= row.rhs, ">=": act >= row.rhs, "=": act == row.rhs}[row.sense]
-        if not ok:
+        if not row_holds(row, v):
             return row.name or f"row {k}"
     return None
+
+
+def row_holds(row: Constraint, x: Sequence[Fraction]) -> bool:
+    """a·x (<=, =, >=) b, exactly."""
+    act = sum((a * x[j] for j, a in row.coeffs), Fraction(0))
+    return {"<=": act <= row.rhs, ">=": act >= row.rhs, "=": act == row.rhs}[row.sense]
 
 
 def objective_value(lp: LinearProgram, x: Sequence[object]) -> LossValue:
@@ -69,7 +71,7 @@ def objective_value(lp: LinearProgram, x: Sequence[object]) -> LossValue:
     for j, c in lp.objective:
         xj = Fraction(x[j])
         if xj:
-            total = total + (xj * c if isinstance(c, Fraction) else sympy.Rational(xj.numerator, xj.denominator) * c)
+            total = total + weighted(xj, c)
     return total
 
 

@@ -22,13 +22,13 @@ Fraction(1, 3)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
 from .conventions import alpha_from_zlcn2013
 from .errors import InvalidInput
-from .programs import Constraint, LinearProgram
+from .programs import Constraint, LinearProgram, row_holds
 from .users import CountRangeConsumer
 from .validate import rational, size
 
@@ -104,12 +104,7 @@ def satisfies_rows(rows: Sequence[Constraint], x: Sequence[Fraction]) -> Constra
     """The first row x violates (x >= 0 included as a row-less bound), else None."""
     if any(v < 0 for v in x):
         return Constraint((), ">=", ZERO, f"x[{next(i for i, v in enumerate(x) if v < 0)}] >= 0")
-    for row in rows:
-        lhs = sum((c * x[i] for i, c in row.coeffs), ZERO)
-        ok = lhs <= row.rhs if row.sense == "<=" else lhs >= row.rhs if row.sense == ">=" else lhs == row.rhs
-        if not ok:
-            return row
-    return None
+    return next((row for row in rows if not row_holds(row, x)), None)
 
 
 def _A(alpha_zlcn: object) -> Fraction:
@@ -117,30 +112,27 @@ def _A(alpha_zlcn: object) -> Fraction:
     return 1 / alpha_from_zlcn2013(alpha_zlcn)
 
 
+def _recurrence(beta: object, name: str, n: int, step: Callable[[Fraction], Fraction]) -> list[Fraction]:
+    """[beta, step(beta), step(step(beta)), ...] up to index n; beta must lie in [0, 1]."""
+    b = rational(beta, name)
+    if not 0 <= b <= 1:
+        raise InvalidInput(f"{name} must lie in [0, 1], got {b}")
+    out = [b]
+    for _ in range(n):
+        out.append(step(out[-1]))
+    return out
+
+
 def psi1(beta: object, n: int, alpha_zlcn: object) -> list[Fraction]:
     """zlcn2013 (2): psi1(mu+1) = min{alpha psi1(mu), (alpha - 1 + psi1(mu)) / alpha}, psi1(0) = beta."""
     A = _A(alpha_zlcn)
-    b = rational(beta, "beta1")
-    if not 0 <= b <= 1:
-        raise InvalidInput(f"beta1 must lie in [0, 1], got {b}")
-    out = [b]
-    for _ in range(n):
-        p = out[-1]
-        out.append(min(A * p, (A - 1 + p) / A))
-    return out
+    return _recurrence(beta, "beta1", n, lambda p: min(A * p, (A - 1 + p) / A))
 
 
 def psi2(beta: object, n: int, alpha_zlcn: object) -> list[Fraction]:
     """zlcn2013 (3): psi2(mu+1) = max{psi2(mu) / alpha, 1 - alpha + alpha psi2(mu)}, psi2(0) = beta."""
     A = _A(alpha_zlcn)
-    b = rational(beta, "beta2")
-    if not 0 <= b <= 1:
-        raise InvalidInput(f"beta2 must lie in [0, 1], got {b}")
-    out = [b]
-    for _ in range(n):
-        p = out[-1]
-        out.append(max(p / A, 1 - A + A * p))
-    return out
+    return _recurrence(beta, "beta2", n, lambda p: max(p / A, 1 - A + A * p))
 
 
 def psi1_breakpoints(n: int, alpha_zlcn: object) -> list[Fraction]:

@@ -30,7 +30,7 @@ from fractions import Fraction
 from .errors import InvalidInput
 from .privacy import hamming_neighbours
 from .programs import Constraint, LinearProgram
-from .users import Loss
+from .users import Loss, weighted
 from .validate import alpha_in_unit_interval, distribution, rational, size
 
 ONE = Fraction(1)
@@ -88,14 +88,6 @@ def _rational_loss(loss: Loss, allow_irrational: bool = False) -> list[list[obje
     return out
 
 
-def _times(w: Fraction, v: object) -> object:
-    if isinstance(v, Fraction):
-        return w * v
-    import sympy
-
-    return sympy.Rational(w.numerator, w.denominator) * v
-
-
 def _base(space: DatabaseSpace, alpha: object, extra: Sequence[str]) -> tuple[tuple[str, ...], dict, list]:
     a = alpha_in_unit_interval(alpha)
     n = space.n
@@ -124,7 +116,7 @@ def expected_loss_lp(
     distribution(list(p.values()), what="prior over databases")
     names, var, rows = _base(space, alpha, ())
     objective = tuple(
-        (var[x_var(d, j)], _times(w, lv[space.count(d)][j]))
+        (var[x_var(d, j)], weighted(w, lv[space.count(d)][j]))
         for d, w in p.items()
         if w
         for j in range(space.n + 1)

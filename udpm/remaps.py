@@ -25,7 +25,7 @@ import sympy
 
 from . import linalg
 from .errors import InvalidInput
-from .users import BayesianUser, LossValue
+from .users import BayesianUser, LossValue, weighted
 from .validate import Matrix, matrix, stochastic
 
 
@@ -46,9 +46,7 @@ def posterior_loss(x: Sequence[Sequence[Fraction]], user: BayesianUser, r: int, 
     total: LossValue = Fraction(0)
     for i, p in enumerate(user.prior):
         if p and x[i][r]:
-            lv = user.loss(i, j)
-            w = p * x[i][r]
-            total = total + (w * lv if isinstance(lv, Fraction) else sympy.Rational(w.numerator, w.denominator) * lv)
+            total = total + weighted(p * x[i][r], user.loss(i, j))
     return total
 
 

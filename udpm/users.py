@@ -117,11 +117,16 @@ def power_loss(n: int, exponent: sympy.Expr) -> Loss:
     return Loss.from_function(n, lambda i, j: sympy.Integer(abs(i - j)) ** e)
 
 
+def weighted(w: Fraction, v: LossValue) -> LossValue:
+    """w·v exactly: Fraction arithmetic for a rational v, sympy for an irrational one (never a float)."""
+    return w * v if isinstance(v, Fraction) else sympy.Rational(w.numerator, w.denominator) * v
+
+
 def _dot(row: Sequence[Fraction], losses: Sequence[LossValue]) -> LossValue:
     total: LossValue = Fraction(0)
     for x, lv in zip(row, losses):
         if x:
-            total = total + (x * lv if isinstance(lv, Fraction) else sympy.Rational(x.numerator, x.denominator) * lv)
+            total = total + weighted(x, lv)
     return total
 
 
