@@ -387,13 +387,21 @@ class _Basis:
         if len(basis) != std.m or len(set(basis)) != std.m:
             raise Singular(f"a basis needs {std.m} distinct columns, got {len(set(basis))}")
 
+    def _solve(self, rhs: list[list[flint.fmpq]]) -> list[list[flint.fmpq]]:
+        """B w = rhs (B's basic columns as sparse rows: entry [k][pos] = a_(k, basis[pos]))."""
+        rows: list[dict[int, flint.fmpq]] = [dict() for _ in range(self.std.m)]
+        for pos, j in enumerate(self.basis):
+            for k, a in self.std.cols[j].items():
+                rows[k][pos] = a
+        return sparse_solve(rows, rhs, self.std.m, self.clock)
+
+    def solve_transposed(self, rhs: list[list[flint.fmpq]]) -> list[list[flint.fmpq]]:
+        """B^T v = rhs (row pos of B^T is basic column basis[pos])."""
+        return sparse_solve([dict(self.std.cols[j]) for j in self.basis], rhs, self.std.m, self.clock)
+
     def primal(self) -> list[flint.fmpq]:
         std = self.std
-        rows: list[dict[int, flint.fmpq]] = [dict() for _ in range(std.m)]
-        for pos, j in enumerate(self.basis):
-            for k, a in std.cols[j].items():
-                rows[k][pos] = a
-        sol = sparse_solve(rows, [[v] for v in std.b], std.m, self.clock)
+        sol = self._solve([[v] for v in std.b])
         z = [ZERO] * std.ncols
         for pos, j in enumerate(self.basis):
             z[j] = sol[pos][0]
@@ -402,9 +410,7 @@ class _Basis:
     def dual(self) -> list[list[flint.fmpq]]:
         """y per row, as a list of per-atom components."""
         std = self.std
-        rows = [dict(std.cols[j]) for j in self.basis]
-        rhs = [[std.c[t].get(j, ZERO) for t in range(len(std.atoms))] for j in self.basis]
-        return sparse_solve(rows, rhs, std.m, self.clock)
+        return self.solve_transposed([[std.c[t].get(j, ZERO) for t in range(len(std.atoms))] for j in self.basis])
 
     def reduced(self, y: list[list[flint.fmpq]], j: int) -> dict[sympy.Expr, Fraction]:
         std = self.std
@@ -420,12 +426,14 @@ class _Basis:
 
     def direction(self, j: int) -> list[flint.fmpq]:
         std = self.std
-        rows: list[dict[int, flint.fmpq]] = [dict() for _ in range(std.m)]
-        for pos, bj in enumerate(self.basis):
-            for k, a in std.cols[bj].items():
-                rows[k][pos] = a
-        rhs = [[std.cols[j].get(k, ZERO)] for k in range(std.m)]
-        return [v[0] for v in sparse_solve(rows, rhs, std.m, self.clock)]
+        return [v[0] for v in self._solve([[std.cols[j].get(k, ZERO)] for k in range(std.m)])]
+
+
+def _iterate(std: _Std, basis: list[int], clock: _Clock, what: str):
+    """One simplex iteration's start: the basis factored, its primal z and dual y, and the basic set."""
+    clock.tick(what)
+    B = _Basis(std, basis, clock)
+    return B, B.primal(), B.dual(), set(basis)
 
 
 def _dual_simplex(std: _Std, basis: list[int], clock: _Clock):
@@ -436,11 +444,7 @@ def _dual_simplex(std: _Std, basis: list[int], clock: _Clock):
     Returns (basis, z, y, pivots); raises CertificationFailed when the basis is not dual feasible."""
     pivots = 0
     while True:
-        clock.tick("exact dual simplex")
-        B = _Basis(std, basis, clock)
-        z = B.primal()
-        y = B.dual()
-        in_basis = set(basis)
+        B, z, y, in_basis = _iterate(std, basis, clock, "exact dual simplex")
         reduced = {j: B.reduced(y, j) for j in range(std.ncols) if j not in in_basis}
         if any(sign_of(d) < 0 for d in reduced.values()):
             raise CertificationFailed("basis is not dual feasible")
@@ -448,8 +452,7 @@ def _dual_simplex(std: _Std, basis: list[int], clock: _Clock):
         if not negative:
             return basis, z, y, pivots
         _, pos = min(negative)
-        rows = [dict(std.cols[j]) for j in basis]
-        rho = [v[0] for v in sparse_solve(rows, [[Q(int(i == pos))] for i in range(std.m)], std.m, clock)]
+        rho = [v[0] for v in B.solve_transposed([[Q(int(i == pos))] for i in range(std.m)])]
         best = None
         for j, d in reduced.items():
             a_rj = sum((a * rho[k] for k, a in std.cols[j].items()), ZERO)
@@ -482,11 +485,7 @@ def _simplex(std: _Std, basis: list[int], clock: _Clock, forbidden: set[int] = f
     step in which they would move.  Returns (basis, z, y, pivots)."""
     pivots = 0
     while True:
-        clock.tick("exact simplex")
-        B = _Basis(std, basis, clock)
-        z = B.primal()
-        y = B.dual()
-        in_basis = set(basis)
+        B, z, y, in_basis = _iterate(std, basis, clock, "exact simplex")
         entering = None
         for j in range(std.ncols):
             if j in in_basis or j in forbidden:
