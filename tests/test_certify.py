@@ -36,12 +36,17 @@ def uniform_abs(n):
     return BayesianUser.of([F(1, n + 1)] * (n + 1), absolute_error(n))
 
 
-def test_small_lp_exact_optimum_dual_and_uniqueness():
-    lp = LinearProgram(
+def two_row_lp() -> LinearProgram:
+    """min x + y s.t. x + 2y >= 2, 2x + y >= 2: unique optimum x = y = 2/3."""
+    return LinearProgram(
         ("x", "y"),
         ((0, F(1)), (1, F(1))),
         (Constraint(((0, F(1)), (1, F(2))), ">=", F(2)), Constraint(((0, F(2)), (1, F(1))), ">=", F(2))),
     )
+
+
+def test_small_lp_exact_optimum_dual_and_uniqueness():
+    lp = two_row_lp()
     c = solve(lp, timeout_s=10)
     assert c.x == (F(2, 3), F(2, 3)) and c.objective == F(4, 3) and c.unique is True
     assert c.y == (F(1, 3), F(1, 3))  # >= rows: duals >= 0, b·y = 4/3
@@ -170,11 +175,7 @@ def test_random_bounded_2d_lps_match_brute_force(rows, c):
 
 
 def test_exact_dual_simplex_repairs_a_primal_infeasible_dual_feasible_basis():
-    lp = LinearProgram(
-        ("x", "y"),
-        ((0, F(1)), (1, F(1))),
-        (Constraint(((0, F(1)), (1, F(2))), ">=", F(2)), Constraint(((0, F(2)), (1, F(1))), ">=", F(2))),
-    )
+    lp = two_row_lp()
     std = standard_form(lp)
     _, z, _, pivots = _dual_simplex(std, [2, 3], _Clock(10))  # both slacks basic: x = y = 0 violates the rows
     assert pivots == 2 and [F(int(v.p), int(v.q)) for v in z[:2]] == [F(2, 3), F(2, 3)]
