@@ -21,7 +21,19 @@ import z3
 from udpm import linalg
 from udpm.certificates import certificate_of
 from udpm.certify import solve
-from udpm.claims import Context, Evidence, Result, Scope, Status, checks, exact_values, refuted, refuted_at, verified
+from udpm.claims import (
+    Context,
+    Evidence,
+    Result,
+    Scope,
+    Status,
+    checks,
+    exact_values,
+    refuted,
+    refuted_at,
+    tested,
+    verified,
+)
 from udpm.mechanisms import truncated_geometric_zlcn2013
 from udpm.programs import Constraint, LinearProgram
 from udpm.programs_countrange import (
@@ -190,6 +202,7 @@ def min_of_recurrences(ctx: Context, flip5: bool = False) -> Result:
     and the crossing condition (5) at theta1, theta2."""
     n_max, per = (3, 2) if ctx.quick else (4, 6)
     cases = _consumers(ctx, "zlcn2013.thm1", n_max, per)
+    scope = Scope.of(n_max, ALPHAS_Z, len(cases))
     cache: dict = {}
     for n, A, c in cases:
         _, _, opt = lp_optimum(c, A, ctx)
@@ -200,17 +213,15 @@ def min_of_recurrences(ctx: Context, flip5: bool = False) -> Result:
             return refuted(
                 f"n={n}, alpha={A}, {consumer_text(c)}: LP optimum {opt}, best min{{psi1,psi2}}: {got}",
                 Evidence.SAMPLED,
-                Scope.of(n_max, ALPHAS_Z, len(cases)),
+                scope,
                 lp_optimum=opt,
             )
     n, A = 3, ALPHAS_Z[2]
     c = CountRangeConsumer.of([1] * 4, [F(1, 4)] * 4, 1, 2)
     e, b1, b2, phi = two_variable_minimum(c, A, True)
     _, cert, _ = lp_optimum(c, A, ctx)
-    return Result(
-        Status.TESTED,
-        Evidence.SAMPLED,
-        Scope.of(n_max, ALPHAS_Z, len(cases)),
+    return tested(
+        scope,
         exact_values(consumers=len(cases), example_error=e, example_beta1=b1, example_beta2=b2, example_phi=fmt(phi)),
         certificate=certificate_of({"consumers": len(cases)}, [("uniform consumer, n=3, theta=(1,2), alpha=2", cert)]),
         notes="every (theta1, theta2) with 0 <= theta1 < theta2 <= n and every threshold; uniform and random "
@@ -224,6 +235,7 @@ def two_variables(ctx: Context, use_psi2: bool = True) -> Result:
     the optimum of the (n+1)-variable legal-function LP."""
     n_max, per = (3, 3) if ctx.quick else (4, 10)
     cases = _consumers(ctx, "zlcn2013.twovar", n_max, per)
+    scope = Scope.of(n_max, ALPHAS_Z, len(cases))
     cache: dict = {}
     for n, A, c in cases:
         _, _, opt = lp_optimum(c, A, ctx)
@@ -232,12 +244,10 @@ def two_variables(ctx: Context, use_psi2: bool = True) -> Result:
             return refuted(
                 f"n={n}, alpha={A}, {consumer_text(c)}: LP optimum {opt}, two-variable minimum {best[0]}",
                 Evidence.SAMPLED,
-                Scope.of(n_max, ALPHAS_Z, len(cases)),
+                scope,
             )
-    return Result(
-        Status.TESTED,
-        Evidence.SAMPLED,
-        Scope.of(n_max, ALPHAS_Z, len(cases)),
+    return tested(
+        scope,
         exact_values(consumers=len(cases)),
         notes="two-variable minimum computed exactly over the arrangement vertices; LP optimum certified",
     )
@@ -283,9 +293,7 @@ def threshold_recurrence(ctx: Context, swap: bool = False) -> Result:
                         lp_optimum=opt,
                         recurrence_best=e,
                     )
-    return Result(
-        Status.TESTED,
-        Evidence.SAMPLED,
+    return tested(
         Scope.of(n_max, ALPHAS_Z, count),
         exact_values(consumers=count),
         notes="thresholds theta = 0..n (<p,theta,inf>, also written theta2 = n) and <p,0,theta>; "

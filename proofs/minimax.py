@@ -16,7 +16,18 @@ from fractions import Fraction
 from udpm import linalg
 from udpm.certificates import certificate_of
 from udpm.certify import solve
-from udpm.claims import Context, Evidence, Result, Scope, Status, checks, exact_values, refuted, refuted_at, verified
+from udpm.claims import (
+    Context,
+    Evidence,
+    Result,
+    Scope,
+    checks,
+    exact_values,
+    refuted,
+    refuted_at,
+    tested,
+    verified,
+)
 from udpm.mechanisms import truncated_geometric
 from udpm.privacy import dp_violations
 from udpm.programs_database import (
@@ -89,6 +100,7 @@ def universal_optimality(ctx: Context, deployed: Callable = truncated_geometric)
     deployed G_{n,alpha} reaches the optimum of the optimal-mechanism LP (Section 2.5)."""
     k, n_max = (60, 5) if ctx.quick else (600, 7)
     cases = sample(ctx, "gs2010.thm1", k, n_max)
+    scope = Scope.of(n_max, ALPHAS, k)
     for n, a, u in cases:
         best = mechanism_optimum(u, a, ctx).objective
         got = interaction_optimum(u, deployed(n, a), ctx)
@@ -97,7 +109,7 @@ def universal_optimality(ctx: Context, deployed: Callable = truncated_geometric)
                 f"n={n}, alpha={a}, {describe(u)}: optimal interaction with the deployed mechanism loses "
                 f"{got.objective}, the optimal alpha-DP mechanism loses {best}",
                 Evidence.SAMPLED,
-                Scope.of(n_max, ALPHAS, k),
+                scope,
                 interaction=got.objective,
                 optimum=best,
             )
@@ -106,10 +118,8 @@ def universal_optimality(ctx: Context, deployed: Callable = truncated_geometric)
     inter = interaction_optimum(u, deployed(n, a), ctx)
     values = exact_values(consumers=k, example_optimum=best.objective, example_interaction_optimum=inter.objective)
     values["example (n=3, a=1/4, |i-r|, S=N) optimal T"] = linalg.fmt_matrix(inter.matrix(4, 4))
-    return Result(
-        Status.TESTED,
-        Evidence.SAMPLED,
-        Scope.of(n_max, ALPHAS, k),
+    return tested(
+        scope,
         values,
         certificate=certificate_of(
             {"consumers": k},
@@ -193,6 +203,7 @@ def adjacent_rows(ctx: Context, flip: bool = False) -> Result:
     most one column between."""
     k, n_max = (30, 5) if ctx.quick else (400, 7)
     cases = sample(ctx, "gs2010.lemma5", k, n_max)
+    scope = Scope.of(n_max, ALPHAS, k)
     certs = []
     for n, a, u in cases:
         first = mechanism_optimum(u, a, ctx)
@@ -207,14 +218,12 @@ def adjacent_rows(ctx: Context, flip: bool = False) -> Result:
                 f"n={n}, alpha={a}, {describe(u)}: the (L, L') optimum {linalg.fmt_matrix(x)} "
                 f"breaks the pattern: {bad}",
                 Evidence.SAMPLED,
-                Scope.of(n_max, ALPHAS, k),
+                scope,
                 L=best,
                 L_prime=lex.objective,
             )
-    return Result(
-        Status.TESTED,
-        Evidence.SAMPLED,
-        Scope.of(n_max, ALPHAS, k),
+    return tested(
+        scope,
         exact_values(consumers=k),
         certificate=certificate_of({"consumers": k}, certs),
         notes="for each consumer: L* certified, then L' minimised over {L <= L*} and certified; the pattern is "

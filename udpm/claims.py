@@ -139,6 +139,11 @@ def verified(scope: Scope, values: dict[str, str] | None = None, **fields: Any) 
     return Result(Status.VERIFIED, Evidence.BOUNDED, scope, {} if values is None else values, **fields)
 
 
+def tested(scope: Scope, values: dict[str, str] | None = None, **fields: Any) -> Result:
+    """A sampled verdict: scope.samples random instances, no counterexample; ``fields`` as for :func:`verified`."""
+    return Result(Status.TESTED, Evidence.SAMPLED, scope, {} if values is None else values, **fields)
+
+
 def proved(scope: Scope, values: dict[str, str] | None = None, **fields: Any) -> Result:
     """An all-n verdict over scope.alphas (usually a symbolic alpha); ``fields`` as for :func:`verified`."""
     return Result(Status.PROVED, Evidence.ALL_N, scope, {} if values is None else values, **fields)
