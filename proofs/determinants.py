@@ -390,6 +390,11 @@ def printed_3x3_identity() -> tuple[bool, str]:
     return ok, f"3x3 determinant = {sp.factor(d)}"
 
 
+def _in_mpoly(poly: flint.fmpz_poly, ctx: flint.fmpz_mpoly_ctx, av: flint.fmpz_mpoly) -> flint.fmpz_mpoly:
+    """A polynomial in alpha as an element of Z[a, x1..xm] (av is the generator a)."""
+    return sum((int(coef) * av**k for k, coef in enumerate(poly.coeffs())), ctx.from_dict({}))
+
+
 def _mpoly_det_replaced(m: int, i: int, gprime: Callable[[int], list[list[flint.fmpz_poly]]]):
     """det of gprime(m) with column i replaced by (x1..xm), over Z[a, x1..xm]."""
     ctx = flint.fmpz_mpoly_ctx.get(("a", *(f"x{k + 1}" for k in range(m))), "lex")
@@ -398,7 +403,7 @@ def _mpoly_det_replaced(m: int, i: int, gprime: Callable[[int], list[list[flint.
     mat = [[ctx.from_dict({}) + 0 for _ in range(m)] for _ in range(m)]
     for r, row in enumerate(gprime(m)):
         for c, e in enumerate(row):
-            mat[r][c] = sum((int(coef) * av**k for k, coef in enumerate(e.coeffs())), ctx.from_dict({}))
+            mat[r][c] = _in_mpoly(e, ctx, av)
     for r in range(m):
         mat[r][i] = xs[r]
     return ctx, av, xs, bareiss_det(mat)
@@ -420,13 +425,7 @@ def column_replacement_determinants(
     for m in range(2, n_direct + 1):
         for i in range(m):
             mctx, av, xs, d = _mpoly_det_replaced(m, i, g_prime)
-            lin = sum(
-                (
-                    xs[k] * sum((int(c) * av**e for e, c in enumerate(f.coeffs())), mctx.from_dict({}))
-                    for k, f in enumerate(functional(m, i))
-                ),
-                mctx.from_dict({}),
-            )
+            lin = sum((xs[k] * _in_mpoly(f, mctx, av) for k, f in enumerate(functional(m, i))), mctx.from_dict({}))
             want = (1 - av**2) ** power(m) * lin
             if d != want:
                 x = [Fraction(int(k == i)) for k in range(m)]
