@@ -16,18 +16,7 @@ from fractions import Fraction
 from udpm import linalg
 from udpm.certificates import certificate_of
 from udpm.certify import solve
-from udpm.claims import (
-    Context,
-    Evidence,
-    Result,
-    Scope,
-    checks,
-    exact_values,
-    refuted,
-    refuted_at,
-    tested,
-    verified,
-)
+from udpm.claims import Context, Evidence, Result, Scope, checks, exact_values, refuted, refuted_at, tested, verified
 from udpm.mechanisms import truncated_geometric
 from udpm.privacy import dp_violations
 from udpm.programs_database import (

@@ -32,18 +32,7 @@ import sympy as sp
 import z3
 
 from udpm import linalg
-from udpm.claims import (
-    Context,
-    Evidence,
-    Result,
-    Scope,
-    checks,
-    exact_values,
-    proved,
-    refuted,
-    refuted_at,
-    verified,
-)
+from udpm.claims import Context, Evidence, Result, Scope, checks, exact_values, proved, refuted, refuted_at, verified
 from udpm.conventions import alpha_from_zlcn2013, alpha_to_zlcn2013
 from udpm.errors import CertificationFailed
 from udpm.mechanisms import truncated_geometric_zlcn2013
