@@ -133,3 +133,15 @@ def test_malformed_transcription_is_a_one_line_error(project):
     proc = run("--only", "grs2011.fig1b", cwd=project)
     assert proc.returncode == 2 and "printed/grs2011.json is not valid JSON" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_full_runs_compare_statuses_not_quick_golden_values(project):
+    path = project / "paper_tables" / "expected.json"
+    data = json.loads(path.read_text())
+    data["claims"]["grs2011.fig1b"]["values"]["T"] = "[[1]]"  # a quick-mode golden value a full run ignores
+    path.write_text(json.dumps(data))
+    assert run("--only", "grs2011.fig1b", "--full", cwd=project).returncode == 0
+    data["claims"]["grs2011.fig1b"]["status"] = "erratum"
+    path.write_text(json.dumps(data))
+    assert run("--only", "grs2011.fig1b", "--full", cwd=project).returncode == 1
+    assert run("--only", "grs2011.fig1b", "--full", "--update-expected", cwd=project).returncode == 2

@@ -57,6 +57,7 @@ CLAIMS: tuple[Claim, ...] = (
     C('grs2009.thm6.1', 'Theorem 6.1', 'Uniqueness up to permutation among range-N mechanisms.', 'bounded'),
     C('grs2009.prop6.2', 'Proposition 6.2', 'Oblivious mechanisms suffice under (9).', 'bounded'),
     C('grs2009.thm6.3', 'Theorem 6.3, Lemma 6.4, Figures 4-5', 'Priors over databases: no simultaneously optimal mechanism.', 'bounded, SMT + table'),
+    C('grs2009.fn3', 'Section 5, footnote 3', 'The row structure of optimal vertices (Lemmas 5.5-5.9) extends to priors without full support and to losses that are not strictly monotone, by perturbation and a limiting argument.', 'bounded, exact LP certificate'),
     # gs2010
     C('gs2010.def1', 'Definition 1', 'Geometric mechanism pmf sums to 1 and is alpha-DP.', 'all-n'),
     C('gs2010.fig1', 'Figure 1', 'Geometric distribution, a=0.2, result 5.', 'table'),
