@@ -23,8 +23,10 @@ from fractions import Fraction
 
 import sympy
 
+from .conventions import alpha_from_zlcn2013
 from .errors import InvalidInput
-from .validate import alpha_above_one, distribution, rational, size, stochastic
+from .privacy import dp_violations
+from .validate import distribution, rational, size, stochastic
 
 LossValue = Fraction | sympy.Expr
 
@@ -215,15 +217,19 @@ class CountRangeConsumer:
 
 
 def is_legal_function(phi: Sequence[object], alpha_zlcn: object) -> bool:
-    """zlcn2013 Definition 2 for its alpha > 1: phi in [0,1], phi and 1-phi change by at most a factor alpha."""
-    a = alpha_above_one(alpha_zlcn)
+    """zlcn2013 Definition 2: phi in [0, 1], and the yes/no mechanism rows (phi(mu), 1 - phi(mu)) are DP.
+
+    zlcn2013 states it for its alpha > 1 (phi and 1 - phi change by at most a factor alpha between
+    neighbouring counts); that is exactly alpha-DP, in the internal convention, of the two-column mechanism.
+
+    >>> is_legal_function([Fraction(1, 3), Fraction(2, 3)], 2), is_legal_function([Fraction(1, 4), Fraction(3, 4)], 2)
+    (True, False)
+    """
+    a = alpha_from_zlcn2013(alpha_zlcn)
     v = [rational(x, f"phi[{i}]") for i, x in enumerate(phi)]
     if any(not 0 <= x <= 1 for x in v):
         return False
-    for x, y in zip(v, v[1:]):
-        if not (x <= a * y and y <= a * x and (1 - x) <= a * (1 - y) and (1 - y) <= a * (1 - x)):
-            return False
-    return True
+    return not dp_violations([[x, 1 - x] for x in v], a)
 
 
 __all__ = [
