@@ -11,6 +11,7 @@ from fractions import Fraction
 
 from experiments.grs2011 import FIG3_PRIOR, THREE_HALVES, combine, exact_loss, flat, parsed
 from udpm import linalg
+from udpm.certificates import certificate_of
 from udpm.certify import solve
 from udpm.claims import Context, Evidence, Result, Scope, Status, checks
 from udpm.errors import InvalidInput
@@ -75,6 +76,6 @@ def figures_2_3(ctx: Context, alpha: Fraction = HALF, rule: list[list[str]] | No
                       counterexample=f"the stated remap gives expected loss {own}, the optimum is {cert.objective}: "
                       f"{linalg.fmt_matrix(z)} is not the (unique) optimal mechanism")
     res = combine([table_result(fig2, z, {}), table_result(fig3, constraint_matrix_z(z, alpha), {})], values, scope)
-    res.certificate = cert.summary()
+    res.certificate = certificate_of(cert.summary(), [("grs2009 Figure 2: LP (2)-(5), n=5, alpha=1/2", cert)])
     res.notes = "Figure 2 is regenerated from Example 5.2's remap and certified to be the unique optimum"
     return res

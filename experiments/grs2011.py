@@ -13,6 +13,7 @@ from fractions import Fraction
 import sympy
 
 from udpm import linalg
+from udpm.certificates import certificate_of
 from udpm.certify import is_vertex, sign_of, solve, split_coefficient
 from udpm.claims import UNCLASSIFIED, Context, Erratum, Evidence, Result, Scope, Status, checks
 from udpm.mechanisms import geometric_window, truncated_geometric
@@ -124,7 +125,7 @@ def figure_3(
     sig = signature(x_opt, alpha)
     values["signature of X*"] = render(sig).replace("\n", "/")
     res = combine([table_result(item_a, x_opt, {}), table_result(item_b, sig, {})], values, scope)
-    res.certificate = cert.summary()
+    res.certificate = certificate_of(cert.summary(), [("grs2011 Figure 3: LP (3)-(7), n=5, alpha=1/2", cert)])
 
     def refute(why: str) -> Result:
         res.status, res.counterexample = Status.REFUTED, why
@@ -200,7 +201,7 @@ def appendix_b(ctx: Context, figure: list[list[Fraction]] | None = None, alpha: 
     if loss.is_legal():
         return Result(Status.REFUTED, Evidence.TABLE, scope, values, counterexample="the loss of Figure 5(b) is legal")
     res = combine([table_result(item_a, x, {}), table_result(item_b, parsed(item_b.values), {})], values, scope)
-    res.certificate = cert.summary()
+    res.certificate = certificate_of(cert.summary(), [("grs2011 Figure 5: LP (3)-(7), n=3, alpha=1/2", cert)])
     res.notes = ("5(a) is a vertex, feasible and optimal (loss 1/3 = the certified optimum), but not the unique "
                  "optimum; rows 0 and 2 are equal, which breaks neither DP nor vertex-ness")
     return res

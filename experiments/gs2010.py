@@ -7,6 +7,7 @@ from fractions import Fraction
 
 from experiments.grs2011 import combine
 from udpm import linalg
+from udpm.certificates import certificate_of
 from udpm.certify import solve
 from udpm.claims import UNCLASSIFIED, Context, Erratum, Evidence, Result, Scope, Status, checks
 from udpm.mechanisms import geometric_pmf, geometric_tail, truncated_geometric
@@ -110,7 +111,10 @@ def table_1(ctx: Context, alpha: Fraction = QUARTER, side_information: tuple = (
         classify_approximations(table_result(items["table1c"], c_opt, {}), " of the unique optimal interaction"),
     ]
     res = combine(parts, values, scope)
-    res.certificate = {"mechanism": cert.summary(), "interaction": icert.summary()}
+    res.certificate = certificate_of(
+        {"mechanism": cert.summary(), "interaction": icert.summary()},
+        [("gs2010 Table 1(a): optimal-mechanism LP", cert), ("gs2010 Table 1(c): optimal-interaction LP", icert)],
+    )
     res.notes = ("(a) and (c) print small-denominator approximations of the exact X*, C* (rule: closest fraction "
                  "with the printed denominator or less); (b) is (1+a)/(1-a) G_{3,1/4}, its scalar 3/5 missing and "
                  "its label saying alpha = 1/2; exactly, G C* = X* and C* is the certified best interaction")
