@@ -5,14 +5,15 @@
     .venv/bin/python benchmarks/reach_countrange.py --max-n 12 --budget 600
 
 Parts:
-  * lemma1 / lemma2 / thm3 (n = 3): z3 unsat per rational alpha and for symbolic alpha > 1, every m
+  * lemma1 / lemma2 / thm3 (n = 3): z3 unsat per rational zlcn alpha and for symbolic alpha, every m
     (split-and-merge reduction, module docstring of proofs/countrange.py);
   * corollary2_symbolic: for n = 3, 4, ... and every 1 <= theta1 < theta2 <= n-1, no DP matrix derives
-    Lemma 3's x and y, symbolic alpha > 1 (z3 nlsat);
-  * lemma3_rational: for each rational alpha, n = 3, 4, ...: x, y legal, each the certified unique
+    Lemma 3's x and y, symbolic alpha (z3 nlsat, internal a = 1/alpha in (0, 1));
+  * lemma3_rational: for each rational zlcn alpha, n = 3, 4, ...: x, y legal, each the certified unique
     optimum of a consumer found by z3, windows = x-hat / y-hat, no DP matrix derives both.
 A part stops at the first n whose cumulative time exceeds the budget.  Results are merged into
-results/reach_c2.json ("countrange").
+results/reach_c2.json ("countrange").  Alphas are zlcn2013's labels (alpha > 1); proofs/countrange.py computes
+with the internal a = 1/alpha.
 """
 
 from __future__ import annotations
@@ -64,9 +65,9 @@ def main() -> None:
         res, sec = timed(lambda fn=fn: fn(ctx))
         fixed[name] = {"status": str(res.status), "alphas": list(res.scope.alphas), "seconds": sec}
     per_alpha = {}
-    for al in [*c.ALPHAS, c.SYMBOLIC]:
+    for al in [*c.ZLCN_ALPHAS, c.SYMBOLIC]:
         cex, sec = timed(lambda al=al: c.derivation([c.xhat, c.yhat], al, args.solver_timeout, rows=(0, 1, 2)))
-        per_alpha[str(al)] = {"no joint mechanism on counts 0..2": cex is None, "seconds": sec}
+        per_alpha[c.label(al)] = {"no joint mechanism on counts 0..2": cex is None, "seconds": sec}
     fixed["zlcn2013.thm3 (n=3)"] = per_alpha
 
     def cor2_symbolic(n: int):
@@ -79,7 +80,7 @@ def main() -> None:
 
     def lemma3_rational(n: int):
         for theta in c.count_range_thetas(n):
-            for al in c.ALPHAS:
+            for al in c.ZLCN_ALPHAS:
                 fail, _ = c.lemma3_instance(n, theta, al, args.solver_timeout)
                 if fail:
                     return fail
@@ -92,8 +93,9 @@ def main() -> None:
         "machine": f"CPython {platform.python_version()}, {platform.machine()}, shared 2-core host (times are noisy)",
         "command": " ".join(sys.argv),
         "n3_results": fixed,
-        "rational_alphas": [str(a) for a in c.ALPHAS],
-        "symbolic_alpha": "alpha > 1 as a z3 real (nlsat): lemma1, lemma2, thm3 (n=3), corollary2 for every n reached",
+        "rational_alphas": [c.label(a) for a in c.ZLCN_ALPHAS],
+        "symbolic_alpha": "internal a = 1/alpha in (0, 1) as a z3 real (nlsat): lemma1, lemma2, thm3 (n=3), "
+        "corollary2 for every n reached",
         "parts": parts,
     }
     RESULTS.write_text(json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False) + "\n")

@@ -10,6 +10,7 @@ import sympy as sp
 
 from proofs import countrange as c
 from udpm.claims import Context, Status
+from udpm.errors import ExpectationsError, InvalidAlpha
 
 CTX = Context()
 
@@ -35,7 +36,7 @@ def test_claim_holds(fn, status):
 
 def test_lemma1_with_another_target_is_refuted():
     res = c.lemma1(CTX, target=lambda a: [F(1, 2), F(1, 2)])
-    assert res.status is Status.REFUTED and "not tight" in res.counterexample and "alpha=2" in res.counterexample
+    assert res.status is Status.REFUTED and "not tight" in res.counterexample and "zlcn alpha=2" in res.counterexample
 
 
 def test_lemma1_with_flipped_transformation_is_refuted():
@@ -54,11 +55,10 @@ def test_thm3_with_only_two_counts_is_refuted():
 
 
 def test_lemma3_with_an_off_by_one_exponent_is_refuted():
-    def x_wrong(n, t1, t2, al):
+    # the paper's 1/(A^(j-k-2)(A+1)) misread as 1/(A^(j-k-1)(A+1)): in a = 1/A, a^(j-k)/(a+1) for j >= k+1
+    def x_wrong(n, t1, t2, a):
         k = c.lemma3_k(t1, t2)
-        return [
-            1 / (al ** (k - 1 - i) * (al + 1)) if i <= k else 1 / (al ** (i - k - 1) * (al + 1)) for i in range(n + 1)
-        ]
+        return [a ** (k - i) / (a + 1) if i <= k else a ** (i - k) / (a + 1) for i in range(n + 1)]
 
     res = c.lemma3(CTX, xf=x_wrong, n_max=4)
     assert res.status is Status.REFUTED and "n=3, theta=(1, 2)" in res.counterexample
@@ -76,13 +76,47 @@ def test_derivation_of_both_is_found_when_it_exists():
 
 
 def test_consumer_certificate_is_unique_and_found_for_x_hat():
-    consumer, why = c.unique_optimum_consumer(3, (1, 2), c.xhat(F(2)), F(2), 10)
+    a = c.internal(F(2))  # zlcn alpha = 2
+    consumer, why = c.unique_optimum_consumer(3, (1, 2), c.xhat(a), a, 10)
     assert consumer is not None, why
-    assert c.is_unique_optimum(consumer, c.xhat(F(2)), F(2), 10)
+    assert c.is_unique_optimum(consumer, c.xhat(a), a, 10)
+    assert not c.is_unique_optimum(consumer, c.yhat(a), a, 10)
     # a legal function that is not a vertex is the unique optimum of nobody
-    consumer, why = c.unique_optimum_consumer(3, (1, 2), [F(1, 2)] * 4, F(2), 10)
+    consumer, why = c.unique_optimum_consumer(3, (1, 2), [F(1, 2)] * 4, a, 10)
     assert consumer is None and "not a vertex" in why
 
 
 def test_latex_of_the_printed_vectors():
-    assert sp.simplify(c.printed_vector("yhat")[0] - 1 / ((c.A + 1) * c.A)) == 0
+    # printed 1/((alpha+1) alpha) in zlcn's alpha is a^2/(a+1) in the internal a = 1/alpha
+    assert sp.simplify(c.printed_vector("yhat")[0] - c.a_sym**2 / (c.a_sym + 1)) == 0
+    assert [sp.simplify(u - v) for u, v in zip(c.printed_vector("xhat"), c.xhat(c.a_sym))] == [0] * 4
+
+
+def test_concrete_alphas_enter_through_the_one_conversion():
+    assert c.internal(F(2)) == F(1, 2) and c.xhat(c.internal(F(2))) == [F(1, 3), F(2, 3), F(2, 3), F(1, 3)]
+    # the DP constraint is the internal one: a x <= y <= x / a
+    assert c.is_legal_function(c.xhat(F(1, 2)), F(2))
+    with pytest.raises(InvalidAlpha, match="alpha"):
+        c.internal(F(1, 2))
+
+
+def test_a_wrong_alpha_is_refuted():
+    # x-hat and y-hat taken at a = 1/3 while the DP constraint uses zlcn alpha = 2 (a = 1/2): x-hat alone is then
+    # not legal, and Lemma 3's instance check reports it with the zlcn label.
+    fail, _ = c.lemma3_instance(
+        3, (1, 2), F(2), 10, xf=lambda n, t1, t2, a: c.lemma3_x(n, t1, t2, a * a), yf=c.lemma3_y
+    )
+    assert fail and "zlcn alpha=2" in fail and "not a legal function" in fail
+
+
+def test_symbolic_counterexample_names_the_internal_alpha():
+    cex = c.derivation([c.xhat, c.xhat], c.SYMBOLIC, 10)
+    assert cex is not None and cex.startswith("internal a=")
+
+
+def test_internal_lemma3_formulas_must_be_the_papers(monkeypatch):
+    assert c.lemma3_formula_facts()["Lemma 3 symbolic x_(k-1), x_k, x_(k+1), x_(k+2)"].startswith("a/(a + 1)")
+    wrong = {**c.INTERNAL_LEMMA3, "y, i <= k": lambda k, i, a: a ** (k - i) / (a + 1)}  # y's exponent off by one
+    monkeypatch.setattr(c, "INTERNAL_LEMMA3", wrong)
+    with pytest.raises(ExpectationsError, match="y, i <= k"):
+        c.lemma3_formula_facts()
