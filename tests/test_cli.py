@@ -145,3 +145,9 @@ def test_full_runs_compare_statuses_not_quick_golden_values(project):
     path.write_text(json.dumps(data))
     assert run("--only", "grs2011.fig1b", "--full", cwd=project).returncode == 1
     assert run("--only", "grs2011.fig1b", "--full", "--update-expected", cwd=project).returncode == 2
+
+
+def test_a_solver_timeout_is_inconclusive_and_fails_the_run():
+    proc = run("--only", "grs2011.lemma5.9", "--solver-timeout", "0.001")
+    assert proc.returncode == 1
+    assert "status inconclusive" in proc.stdout and "z3 answered unknown" in proc.stdout
