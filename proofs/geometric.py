@@ -89,7 +89,7 @@ def prove_sums_to_one(pmf: Pmf) -> tuple[bool, str]:
     return is_zero(total - 1), f"sum over Z = {sp.simplify(total)}"
 
 
-def _verdict(cid: str, parts: list[tuple[bool | None, str]], bounded: Callable[[], str | None] | None = None) -> Result:
+def _verdict(parts: list[tuple[bool | None, str]], bounded: Callable[[], str | None] | None = None) -> Result:
     """proved when every symbolic part holds (and the bounded exact cross-check, if any, passes)."""
     for ok, msg in parts:
         if ok is False:
@@ -110,13 +110,13 @@ def _verdict(cid: str, parts: list[tuple[bool | None, str]], bounded: Callable[[
 @checks("grs2011.ex2.1")
 def geometric_is_private(ctx: Context, pmf: Pmf = geometric_pmf) -> Result:
     """grs2011 Example 2.1: the alpha-geometric mechanism is alpha-DP for every alpha in (0,1)."""
-    return _verdict("grs2011.ex2.1", [prove_translation_invariant_dp(pmf)])
+    return _verdict([prove_translation_invariant_dp(pmf)])
 
 
 @checks("gs2010.def1")
 def geometric_is_distribution_and_private(ctx: Context, pmf: Pmf = geometric_pmf) -> Result:
     """gs2010 Definition 1: the two-sided geometric pmf sums to 1 over Z, and adding it is alpha-DP."""
-    return _verdict("gs2010.def1", [prove_sums_to_one(pmf), prove_translation_invariant_dp(pmf)])
+    return _verdict([prove_sums_to_one(pmf), prove_translation_invariant_dp(pmf)])
 
 
 # --- the truncated geometric mechanism, grs2011 Example 2.2 -----------------------------------
@@ -203,7 +203,7 @@ def truncated_geometric_example(
                 f"{label}: ratio {r}" if ok else (band_counterexample(label, r) or f"{label}: ratio {r} undecided"),
             )
         )
-    return _verdict("grs2011.ex2.2", parts, lambda: _clamp_remap_matches(mechanism))
+    return _verdict(parts, lambda: _clamp_remap_matches(mechanism))
 
 
 def spreading_weight(r: Expr) -> Expr:
@@ -231,7 +231,7 @@ def range_restricted_equivalent_to_geometric(ctx: Context, weight: Callable[[Exp
     lhs = a**q / (1 + a) * weight(p)
     parts.append((is_zero(lhs - geometric_pmf(p + q)), "G[i][n] (1-a) a^(r-n) = Pr[Delta = r - i] for r >= n"))
     parts.append((True, "G from the geometric mechanism: the clamp remap, grs2011.ex2.2"))
-    return _verdict("gs2010.def4", parts, lambda: _clamp_remap_matches(truncated_geometric))
+    return _verdict(parts, lambda: _clamp_remap_matches(truncated_geometric))
 
 
 def zlcn2013_formula6(n: int, alpha_zlcn: Fraction) -> list[list[Fraction]]:
@@ -266,7 +266,7 @@ def zlcn_range_restricted_is_truncated(ctx: Context, formula=zlcn2013_formula6) 
                     )
         return None
 
-    res = _verdict("zlcn2013.def6", parts, bounded)
+    res = _verdict(parts, bounded)
     if res.status is Status.PROVED:
         res.values["T(2, zlcn alpha=2)"] = linalg.fmt_matrix(truncated_geometric_zlcn2013(2, 2))
     return res

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -80,11 +79,6 @@ def printed(paper: str, key: str) -> PrintedItem:
     return PrintedItem(paper, key, item["where"], item["values"], item.get("note", ""), item.get("errata", {}))
 
 
-def decimal_places(text: str) -> int | None:
-    m = _DECIMAL.match(text)
-    return len(m.group(3)) if m else None
-
-
 def parse_exact(text: str) -> Fraction | None:
     """The rational a printed integer or quotient denotes ('1/6', '-0.75/9'), else None."""
     if _INTEGER.match(text):
@@ -116,15 +110,6 @@ class Mismatch:
     computed: str
 
 
-def _cells(values: object, prefix: str = "") -> list[tuple[str, str]]:
-    if isinstance(values, str):
-        return [(prefix or "value", values)]
-    out: list[tuple[str, str]] = []
-    for k, v in enumerate(values):  # type: ignore[arg-type]
-        out += _cells(v, f"{prefix}[{k}]")
-    return out
-
-
 def _flat(values: object, prefix: str = "") -> list[tuple[str, object]]:
     if not isinstance(values, (list, tuple)):
         return [(prefix or "value", values)]
@@ -137,7 +122,7 @@ def _flat(values: object, prefix: str = "") -> list[tuple[str, object]]:
 def diff(item: PrintedItem, computed: object) -> list[Mismatch]:
     """Entry-by-entry mismatches between the printed item and the exact recomputation."""
     got = dict(_flat(computed))
-    want = _cells(item.values)
+    want = _flat(item.values)
     if [k for k, _ in want] != list(got):
         raise ExpectationsError(
             f"{item.paper} {item.key}: printed shape {[k for k, _ in want][:3]}... does not match computed shape"
@@ -173,13 +158,6 @@ def table_result(item: PrintedItem, computed: object, values: dict[str, str], sc
     return Result(Status.ERRATUM, Evidence.TABLE, scope, values, errata=errata)
 
 
-def matrix_strings(m: Sequence[Sequence[object]]) -> list[list[str]]:
-    return [[str(x) for x in row] for row in m]
-
-
-# ---------------------------------------------------------------- additions for issue 5 (experiments)
-
-
 def approximates(text: str, exact: object) -> bool:
     """Is the printed quotient p/q only an approximation of ``exact``: not equal to it, but the
     fraction closest to it among all fractions with denominator <= q?
@@ -209,7 +187,10 @@ def classify_approximations(result: Result, what: str = "") -> Result:
             x = Fraction(e.correct)
             den = int(_QUOTIENT.match(e.printed).group(2)) if "/" in e.printed else 1
             e = Erratum(
-                e.entry, e.printed, e.correct, "rounding",
+                e.entry,
+                e.printed,
+                e.correct,
+                "rounding",
                 f"printed {e.printed} only approximates the exact {e.correct} (= {float(x):.6f}){what}: "
                 f"it is the closest fraction with denominator <= {den}",
             )
