@@ -28,6 +28,14 @@ class InvalidMatrix(InvalidInput):
     """A matrix is ragged, empty, not exact, or not row-stochastic where it must be."""
 
 
+class NotStochastic(InvalidMatrix):
+    """A mechanism has a negative entry or a row that does not sum to exactly 1."""
+
+
+class InvalidInteger(InvalidInput):
+    """An argument that must be an int (an offset, a noise value, an output index) is not one."""
+
+
 class InvalidDistribution(InvalidInput):
     """A prior or a probability vector is negative or does not sum to 1."""
 
@@ -45,6 +53,14 @@ class ExpectationsError(HarnessError):
 
 class SolverTimeout(HarnessError):
     """A solver hit its time bound or answered unknown; the verdict is inconclusive."""
+
+
+class CheckTimeout(HarnessError):
+    """A whole check exceeded its wall-clock bound; the claim is inconclusive."""
+
+
+class VacuousPremise(HarnessError):
+    """An SMT or exhaustive check's hypotheses have no model: its conclusion would hold vacuously."""
 
 
 class CertificationFailed(HarnessError):

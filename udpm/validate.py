@@ -2,7 +2,8 @@
 
 The harness works in exact arithmetic only.  A float alpha is refused
 outright: ``0.1`` is not one tenth, and a verdict computed from it would be a
-verdict about a different number.
+verdict about a different number.  Every refusal is an :class:`InvalidInput`
+subclass with a one-line message.
 
 >>> alpha_in_unit_interval(Fraction(1, 2))
 Fraction(1, 2)
@@ -12,21 +13,45 @@ Fraction(1, 4)
 Traceback (most recent call last):
     ...
 udpm.errors.InvalidAlpha: alpha=0.5 is a float; pass an exact rational such as Fraction(1, 2) or the string '1/2'
+>>> alpha_in_unit_interval(float("nan"))
+Traceback (most recent call last):
+    ...
+udpm.errors.InvalidAlpha: alpha=nan is a float (not a finite number);
+    pass an exact rational such as Fraction(1, 2) or the string '1/2'
 >>> size(0)
 Traceback (most recent call last):
     ...
 udpm.errors.InvalidSize: n must be an integer >= 1, got 0
+>>> stochastic([[1, 0], [Fraction(1, 2), Fraction(1, 3)]])
+Traceback (most recent call last):
+    ...
+udpm.errors.NotStochastic: mechanism is not row-stochastic: row 1 sums to 5/6, not 1
+>>> matrix([[1, 0], [1]])
+Traceback (most recent call last):
+    ...
+udpm.errors.InvalidMatrix: matrix is ragged: row 1 has 1 entries, row 0 has 2
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from fractions import Fraction
-from numbers import Rational
+from numbers import Integral, Rational
 
-from .errors import InvalidAlpha, InvalidDistribution, InvalidMatrix, InvalidSize
+from .errors import InvalidAlpha, InvalidDistribution, InvalidInteger, InvalidMatrix, InvalidSize, NotStochastic
 
 Matrix = list[list[Fraction]]
+
+
+def show(x: object, limit: int = 60) -> str:
+    """repr(x) on one line, shortened: fit for a one-line error message."""
+    r = " ".join(repr(x).split())
+    return r if len(r) <= limit else r[: limit - 3] + "..."
+
+
+def _is_numpy(x: object) -> bool:
+    return type(x).__module__.split(".")[0] == "numpy" and hasattr(x, "shape")
 
 
 def rational(x: object, what: str = "value") -> Fraction:
@@ -36,16 +61,36 @@ def rational(x: object, what: str = "value") -> Fraction:
     if isinstance(x, float):
         raise InvalidMatrix(f"{what}={x!r} is a float; pass an exact rational such as Fraction(1, 3) or '1/3'")
     if isinstance(x, (Fraction, int, Rational)):
-        return Fraction(x)  # type: ignore[arg-type]
+        try:
+            return Fraction(x)  # type: ignore[arg-type]
+        except (TypeError, ValueError, ZeroDivisionError):
+            raise InvalidMatrix(f"{what}={show(x)} ({type(x).__name__}) is not an exact rational") from None
     if isinstance(x, str):
         try:
             return Fraction(x.strip())
         except (ValueError, ZeroDivisionError):
-            raise InvalidMatrix(f"{what}={x!r} is not a rational number") from None
-    raise InvalidMatrix(f"{what}={x!r} ({type(x).__name__}) is not an exact rational")
+            raise InvalidMatrix(f"{what}={show(x)} is not a rational number") from None
+    if _is_numpy(x):
+        raise InvalidMatrix(
+            f"{what} is a numpy {type(x).__name__}; pass an exact rational such as Fraction(1, 3) or '1/3'"
+        )
+    raise InvalidMatrix(f"{what}={show(x)} ({type(x).__name__}) is not an exact rational")
+
+
+def integer(k: object, what: str) -> int:
+    """``k`` as an int (bools and floats refused: an offset or index must be exact)."""
+    if isinstance(k, bool) or not isinstance(k, Integral):
+        hint = " (alpha is a separate argument: a Fraction or a string like '1/2')" if isinstance(k, float) else ""
+        raise InvalidInteger(f"{what} must be an int, got {show(k)} ({type(k).__name__}){hint}")
+    return int(k)
 
 
 def _alpha(alpha: object) -> Fraction:
+    if isinstance(alpha, float) and not math.isfinite(alpha):
+        raise InvalidAlpha(
+            f"alpha={alpha!r} is a float (not a finite number); pass an exact rational such as "
+            "Fraction(1, 2) or the string '1/2'"
+        )
     if isinstance(alpha, float):
         raise InvalidAlpha(
             f"alpha={alpha!r} is a float; pass an exact rational such as "
@@ -81,14 +126,31 @@ def alpha_above_one(alpha: object) -> Fraction:
 def size(n: object) -> int:
     """n, the number of database rows, as an int >= 1 (results are indexed 0..n)."""
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-        raise InvalidSize(f"n must be an integer >= 1, got {n!r}")
+        raise InvalidSize(f"n must be an integer >= 1, got {show(n)}")
     return n
 
 
+def _sequence(x: object, what: str, of: str) -> Sequence:
+    if _is_numpy(x):
+        raise InvalidMatrix(
+            f"{what} is a numpy array; pass a list of lists of exact rationals (Fraction or strings like '1/2')"
+        )
+    if isinstance(x, (str, bytes)) or not isinstance(x, Sequence):
+        raise InvalidMatrix(f"{what} must be a list of {of}, got {show(x)} ({type(x).__name__})")
+    return x
+
+
 def matrix(rows: Sequence[Sequence[object]], what: str = "matrix") -> Matrix:
-    """A non-empty rectangular matrix of exact rationals."""
-    if not rows or not all(len(r) == len(rows[0]) for r in rows) or not rows[0]:
-        raise InvalidMatrix(f"{what} must be a non-empty rectangular matrix")
+    """A non-empty rectangular matrix (a list of equally long lists) of exact rationals."""
+    rows = _sequence(rows, what, "rows")
+    if not rows:
+        raise InvalidMatrix(f"{what} must be a non-empty rectangular matrix, got no rows")
+    rows = [_sequence(r, f"{what}[{i}]", "entries") for i, r in enumerate(rows)]
+    if not rows[0]:
+        raise InvalidMatrix(f"{what} must be a non-empty rectangular matrix, got an empty row 0")
+    for i, r in enumerate(rows):
+        if len(r) != len(rows[0]):
+            raise InvalidMatrix(f"{what} is ragged: row {i} has {len(r)} entries, row 0 has {len(rows[0])}")
     return [[rational(x, f"{what}[{i}][{j}]") for j, x in enumerate(r)] for i, r in enumerate(rows)]
 
 
@@ -98,9 +160,9 @@ def stochastic(rows: Sequence[Sequence[object]], what: str = "mechanism") -> Mat
     for i, r in enumerate(m):
         if any(x < 0 for x in r):
             j = next(j for j, x in enumerate(r) if x < 0)
-            raise InvalidMatrix(f"{what}[{i}][{j}] = {r[j]} is negative")
+            raise NotStochastic(f"{what} is not row-stochastic: entry [{i}][{j}] = {r[j]} is negative")
         if sum(r) != 1:
-            raise InvalidMatrix(f"row {i} of {what} sums to {sum(r)}, not 1")
+            raise NotStochastic(f"{what} is not row-stochastic: row {i} sums to {sum(r)}, not 1")
     return m
 
 
