@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from udpm import linalg
 from udpm.conventions import alpha_from_zlcn2013, alpha_to_zlcn2013
-from udpm.errors import InvalidAlpha, InvalidSize
+from udpm.errors import InvalidAlpha, InvalidSize, NotStochastic
 from udpm.mechanisms import truncated_geometric
 from udpm.privacy import dp_violations, is_dp
 from udpm.remaps import bayes_remap, compose, derive, deterministic_remap
@@ -127,8 +127,8 @@ def test_truncated_geometric_is_dp_and_stochastic():
 def test_dp_check_reports_a_concrete_violation():
     a = Fraction(1, 2)
     t = truncated_geometric(3, a)
-    t[1][2] += Fraction(1, 5)
-    t[1][3] -= Fraction(1, 5)
+    t[1][2] += Fraction(1, 10)  # still row-stochastic: t[1][3] = 1/6 - 1/10 = 1/15
+    t[1][3] -= Fraction(1, 10)
     v = dp_violations(t, a)
     assert v and {v[0].row, v[0].other} in ({0, 1}, {1, 2})
     assert "ratio" in str(v[0])
@@ -144,6 +144,26 @@ def test_bad_alpha_is_one_clear_error(bad):
 def test_float_alpha_message_says_how_to_pass_a_fraction():
     with pytest.raises(InvalidAlpha, match=r"Fraction\(1, 2\) or the string '1/2'"):
         truncated_geometric(3, 0.5)
+
+
+def test_dp_check_refuses_a_matrix_that_is_not_a_mechanism():
+    t = truncated_geometric(3, Fraction(1, 2))
+    t[1][3] -= Fraction(1, 5)  # negative, and row 1 no longer sums to 1
+    with pytest.raises(NotStochastic, match="negative"):
+        is_dp(t, Fraction(1, 2))
+    t[1][3] += Fraction(1, 2)
+    with pytest.raises(NotStochastic, match="row 1 sums to 13/10"):
+        dp_violations(t, Fraction(1, 2))
+
+
+@SETTINGS
+@given(data=st.data(), n=sizes, a=alphas)
+def test_any_row_not_summing_to_one_is_refused(data, n, a):
+    x = data.draw(stochastic_matrices(n + 1, 3))
+    i = data.draw(st.integers(0, n))
+    x[i][data.draw(st.integers(0, 2))] += data.draw(st.fractions(min_value=Fraction(1, 100), max_value=1))
+    with pytest.raises(NotStochastic, match=f"row {i} sums to"):
+        is_dp(x, a)
 
 
 @pytest.mark.parametrize("bad", [0, -1, 1.0, True, "3"])

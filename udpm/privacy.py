@@ -10,6 +10,22 @@ neighbours are the adjacent results i, i+1.
 [Violation(row=1, other=0, column=1, p=Fraction(1, 2), q=Fraction(0, 1), ratio=None)]
 >>> is_dp([[F(2, 3), F(1, 3)], [F(1, 3), F(2, 3)]], F(1, 2))
 True
+
+A mechanism must be row-stochastic and exact; anything else is refused with
+one line, never answered:
+
+>>> is_dp([[F(2, 3), F(2, 3)], [F(1, 3), F(2, 3)]], F(1, 2))
+Traceback (most recent call last):
+    ...
+udpm.errors.NotStochastic: mechanism is not row-stochastic: row 0 sums to 4/3, not 1
+>>> is_dp([[F(2, 3), F(1, 3)], [F(1, 3), F(2, 3)]], 0.5)
+Traceback (most recent call last):
+    ...
+udpm.errors.InvalidAlpha: alpha=0.5 is a float; pass an exact rational such as Fraction(1, 2) or the string '1/2'
+>>> is_dp([[F(1)], [F(1, 2), F(1, 2)]], F(1, 2))
+Traceback (most recent call last):
+    ...
+udpm.errors.InvalidMatrix: mechanism is ragged: row 1 has 2 entries, row 0 has 1
 """
 
 from __future__ import annotations
@@ -18,7 +34,8 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .validate import alpha_in_unit_interval, matrix
+from .errors import InvalidInput
+from .validate import alpha_in_unit_interval, show, stochastic
 
 
 @dataclass(frozen=True)
@@ -55,9 +72,13 @@ def _pair_violations(
 
 
 def dp_violations(x: Sequence[Sequence[object]], alpha: object) -> list[Violation]:
-    """Every (adjacent rows, column) where the oblivious mechanism x is not alpha-DP."""
+    """Every (adjacent rows, column) where the oblivious mechanism x is not alpha-DP.
+
+    x must be an exact row-stochastic matrix (rows i = 0..n, any number of
+    columns) and 0 < alpha < 1; otherwise an InvalidInput subclass is raised.
+    """
     a = alpha_in_unit_interval(alpha)
-    m = matrix(x)
+    m = stochastic(x, "mechanism")
     out: list[Violation] = []
     for i in range(len(m) - 1):
         out += _pair_violations(i, i + 1, m[i], m[i + 1], a)
@@ -65,6 +86,7 @@ def dp_violations(x: Sequence[Sequence[object]], alpha: object) -> list[Violatio
 
 
 def is_dp(x: Sequence[Sequence[object]], alpha: object) -> bool:
+    """Whether the oblivious mechanism x is alpha-DP (the same validation as :func:`dp_violations`)."""
     return not dp_violations(x, alpha)
 
 
@@ -73,16 +95,46 @@ def database_dp_violations(
     neighbours: Iterable[tuple[Hashable, Hashable]],
     alpha: object,
 ) -> list[Violation]:
-    """The same check for a non-oblivious mechanism: rows are databases, pairs are neighbours."""
+    """The same check for a non-oblivious mechanism: rows are databases, pairs are neighbours.
+
+    Every row must be an exact probability vector, all of one length, and every
+    neighbour must be a key of x; otherwise an InvalidInput subclass is raised.
+    """
     a = alpha_in_unit_interval(alpha)
-    rows = {d: matrix([r], f"x[{d}]")[0] for d, r in x.items()}
+    if not isinstance(x, Mapping) or not x:
+        raise InvalidInput(f"x must be a non-empty mapping database -> row, got {show(x)} ({type(x).__name__})")
+    keys = list(x)
+    m = stochastic([x[d] for d in keys], "mechanism")
+    rows = dict(zip(keys, m))
+    if isinstance(neighbours, (str, bytes)) or not isinstance(neighbours, Iterable):
+        raise InvalidInput(f"neighbours must be pairs of databases, got {show(neighbours)}")
     out: list[Violation] = []
-    for d1, d2 in neighbours:
+    for pair in neighbours:
+        if not isinstance(pair, tuple) or len(pair) != 2:
+            raise InvalidInput(f"neighbours must be pairs (d1, d2), got {show(pair)}")
+        d1, d2 = pair
+        for d in pair:
+            if d not in rows:
+                raise InvalidInput(f"neighbour {show(d)} is not a database of x")
         out += _pair_violations(d1, d2, rows[d1], rows[d2], a)
     return out
 
 
 def hamming_neighbours(databases: Iterable[tuple[int, ...]]) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
-    """Pairs of databases (tuples of rows) that differ in exactly one row."""
-    dbs = sorted(set(databases))
+    """Pairs of databases (tuples of rows) that differ in exactly one row.
+
+    Databases must be tuples of one common length.
+    """
+    if isinstance(databases, (str, bytes)) or not isinstance(databases, Iterable):
+        raise InvalidInput(f"databases must be tuples of rows, got {show(databases)}")
+    dbs = list(databases)
+    for d in dbs:
+        if not isinstance(d, tuple):
+            raise InvalidInput(f"a database must be a tuple of rows, got {show(d)} ({type(d).__name__})")
+        if len(d) != len(dbs[0]):
+            raise InvalidInput(f"databases differ in length: {show(dbs[0])} and {show(d)}")
+    try:
+        dbs = sorted(set(dbs))
+    except TypeError:
+        raise InvalidInput("databases must be tuples of comparable rows (e.g. ints)") from None
     return [(d1, d2) for k, d1 in enumerate(dbs) for d2 in dbs[k + 1 :] if sum(u != v for u, v in zip(d1, d2)) == 1]
