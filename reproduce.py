@@ -6,15 +6,20 @@
     python reproduce.py --list          # every claim id, and whether it is implemented
     python reproduce.py --only 'gs2010.*' --json out.json
 
-Exit status: 0 when every claim's status, values and errata equal the stored
-expectations in paper_tables/expected.json and nothing errored or timed out;
-1 otherwise; 2 for bad input (a one-line message, no traceback).
+Exit status:
+  0    every claim's status, values, errata and grid equal paper_tables/expected.json;
+  1    a regression: a difference from the expectations, a check that errored, an unclassified erratum;
+  2    bad input: an unknown claim or pattern, a malformed file, an unusable output path (one line);
+  3    inconclusive: some claim timed out or a solver answered unknown, and nothing regressed;
+  130  interrupted (Ctrl-C / SIGINT): the run stops and writes nothing.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import shutil
+import signal
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -24,11 +29,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from udpm import expectations
 from udpm.certificates import export_certificates
-from udpm.claims import Context, Status, catalog, load_checkers, run_claim, select
-from udpm.errors import HarnessError
+from udpm.claims import Context, Status, catalog, dependency_order, judge, load_checkers, run_check, select
+from udpm.errors import HarnessError, InvalidInput
 from udpm.report import PAPERS, Outcome, document, errata_markdown, problems_of, summary
 from udpm.tables import PAPER_TABLES
 
+EXIT_OK, EXIT_REGRESSION, EXIT_BAD_INPUT, EXIT_INCONCLUSIVE, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 ERRATA_MD = PAPER_TABLES / "ERRATA.md"
 ROOT = PAPER_TABLES.parent
 CERTIFICATES = ROOT / "build" / "certificates"
@@ -39,7 +45,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--list", action="store_true", help="list every claim and exit")
     p.add_argument("--only", action="append", default=[], metavar="PATTERN", help="glob on claim ids (repeatable)")
     p.add_argument("--paper", choices=PAPERS, metavar="KEY", help=f"one paper: {', '.join(PAPERS)}")
-    p.add_argument("--json", type=Path, metavar="PATH", help="write the results document (schema 1)")
+    p.add_argument("--json", type=Path, metavar="PATH", help="write the results document (schema 2)")
     size = p.add_mutually_exclusive_group()
     size.add_argument("--quick", dest="quick", action="store_true", default=True, help="CI-sized scopes (default)")
     size.add_argument("--full", dest="quick", action="store_false", help="larger n and longer sweeps")
@@ -60,13 +66,53 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 
 
 def _worker_init() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the main process alone handles an interrupt
     load_checkers()
 
 
 def _run_one(job: tuple[str, Context]) -> tuple[str, object, float]:
     cid, ctx = job
-    result, seconds = run_claim(cid, ctx)
-    return cid, result, seconds
+    found, seconds = run_check(cid, ctx)
+    return cid, found, seconds
+
+
+def check_output_path(path: Path | None) -> None:
+    """Refuse, before any check runs, an output path that cannot be written."""
+    if path is None:
+        return
+    if path.is_dir():
+        raise InvalidInput(f"--json {path}: is a directory")
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        raise InvalidInput(f"--json {path}: the directory {parent} does not exist")
+    if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise InvalidInput(f"--json {path}: not writable")
+
+
+def run_checks(ids: list[str], ctx: Context, jobs: int) -> dict[str, tuple[object, float]]:
+    """Every check of ``ids`` (dependencies included), serially or on a process pool; Ctrl-C stops all."""
+    found: dict[str, tuple[object, float]] = {}
+    out = sys.stderr
+    work = [(cid, ctx) for cid in ids]
+    if jobs == 1:
+        stream = map(_run_one, work)
+        pool = None
+    else:
+        pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_init)
+        stream = pool.map(_run_one, work)
+    try:
+        for k, (cid, f, seconds) in enumerate(stream, 1):
+            found[cid] = (f, seconds)
+            print(f"[{k:>3}/{len(ids)}] {cid}  ({seconds:.2f} s)", file=out, flush=True)
+    except KeyboardInterrupt:
+        if pool is not None:
+            for proc in list(getattr(pool, "_processes", {}).values()):
+                proc.terminate()
+            pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    if pool is not None:
+        pool.shutdown()
+    return found
 
 
 def list_claims() -> int:
@@ -82,51 +128,54 @@ def list_claims() -> int:
 def run(args: argparse.Namespace) -> int:
     claims = catalog()
     ids = select(list(claims), args.only, args.paper)
+    check_output_path(args.json)
     load_checkers()
     ctx = Context(args.quick, args.seed, args.solver_timeout, args.claim_timeout)
     stored = expectations.load()
     full_run = not args.only and args.paper is None
 
-    results: dict[str, tuple[object, float]] = {}
     started = time.perf_counter()
-    jobs = [(cid, ctx) for cid in ids]
-    out = sys.stderr
-    print(f"checking {len(ids)} claims ({'quick' if args.quick else 'full'}, seed {args.seed})", file=out)
-    if args.jobs == 1:
-        stream = map(_run_one, jobs)
-    else:
-        pool = ProcessPoolExecutor(max_workers=args.jobs, initializer=_worker_init)
-        stream = pool.map(_run_one, jobs)
-    for k, (cid, result, seconds) in enumerate(stream, 1):
-        results[cid] = (result, seconds)
-        print(f"[{k:>3}/{len(ids)}] {result.status!s:<12} {cid}  ({seconds:.2f} s)", file=out, flush=True)
-    if args.jobs > 1:
-        pool.shutdown()
+    order = dependency_order(ids)
+    extra = len(order) - len(ids)
+    print(
+        f"checking {len(ids)} claims{f' and {extra} they depend on' if extra else ''}"
+        f" ({'quick' if args.quick else 'full'}, seed {args.seed})",
+        file=sys.stderr,
+    )
+    found = run_checks(order, ctx, args.jobs)
+    # Verdicts are judged in dependency order, whatever order the checks finished in.
+    statuses: dict[str, Status] = {}
+    verdicts = {}
+    for cid in order:
+        verdicts[cid] = judge(cid, found[cid][0], statuses)
+        statuses[cid] = verdicts[cid].status
 
     outcomes = []
     for cid in ids:
-        result, seconds = results[cid]
+        result, seconds = verdicts[cid], found[cid][1]
         rec = expectations.record(result)
         want = stored.get(cid)
         if not args.quick and want is not None:
-            # Golden values are the quick run's; a --full run widens scopes, so only statuses and errata compare.
-            want = {**want, "values": rec["values"]}
+            # Golden values are the quick run's; a --full run widens grids, so only statuses and errata compare.
+            want = {**want, "values": rec["values"], "grid": rec["grid"]}
         golden = [] if args.update_expected else expectations.differences(cid, rec, want)
         outcomes.append(
             Outcome(claims[cid], result, seconds, want["status"] if want else None, problems_of(result, golden))
         )
+    if args.update_expected:  # refuse before anything is written
+        expectations.refuse_unsettled({o.claim.id: expectations.record(o.result) for o in outcomes})
 
     print_summary(outcomes, time.perf_counter() - started)
     run_info = {
         "quick": args.quick,
         "seed": args.seed,
-        "jobs": args.jobs,
         "selection": args.only or None,
         "paper": args.paper,
     }
     if args.json:
         expectations.atomic_write(args.json, document(outcomes, run_info))
         print(f"wrote {args.json}")
+    shutil.rmtree(CERTIFICATES, ignore_errors=True)  # this run's certificates only
     certificates = export_certificates({o.claim.id: o.result for o in outcomes}, CERTIFICATES)
     print(f"exported {len(certificates)} certificate file(s) to {CERTIFICATES.relative_to(ROOT)}/")
     if full_run:
@@ -150,16 +199,24 @@ def run(args: argparse.Namespace) -> int:
             path = render_report(outcomes, run_info)
         except ReportFailed as exc:  # a failing notebook cell fails the run (exit 1), with the cell's error
             print(f"reproduce.py: report failed: {exc}", file=sys.stderr)
-            return 1
+            return EXIT_REGRESSION
         print(f"wrote {path}")
+    return exit_status(outcomes)
+
+
+def exit_status(outcomes: list[Outcome]) -> int:
+    """1 for any regression; else 3 when some claim is inconclusive; else 0.  Names what fails."""
     failing = [o for o in outcomes if o.problems]
+    # An inconclusive claim differs from its golden record by nature; it is not a regression.
+    regressions = [o for o in failing if o.result.status is not Status.INCONCLUSIVE]
     if failing:
         print(f"\nFAILED: {len(failing)} claim(s) differ from paper_tables/expected.json or did not finish:")
         for o in failing:
             for line in o.problems:
                 print(f"  {line}")
-        return 1
-    return 0
+    if regressions:
+        return EXIT_REGRESSION
+    return EXIT_INCONCLUSIVE if failing else EXIT_OK
 
 
 def print_summary(outcomes: list[Outcome], seconds: float) -> None:
@@ -169,7 +226,7 @@ def print_summary(outcomes: list[Outcome], seconds: float) -> None:
     console = Console(width=120, color_system=None if os.environ.get("NO_COLOR") else "auto")
     s = summary(outcomes)
     statuses = [str(st) for st in Status if any(str(o.result.status) == str(st) for o in outcomes)]
-    table = Table(title=f"{s['claims']} claims in {seconds:.1f} s")
+    table = Table(title=f"{s['claims']} claims by status ({seconds:.1f} s)")
     table.add_column("paper")
     for st in statuses:
         table.add_column(st, justify="right")
@@ -182,22 +239,14 @@ def print_summary(outcomes: list[Outcome], seconds: float) -> None:
     for col in ("id", "status", "evidence", "scope", "seconds"):
         detail.add_column(col)
     for o in outcomes:
-        sc = o.result.scope
-        scope = ", ".join(
-            x
-            for x in (
-                f"n<={sc.n_max}" if sc.n_max is not None else "",
-                f"alpha in {{{', '.join(sc.alphas)}}}" if sc.alphas else "",
-                f"K={sc.samples}" if sc.samples is not None else "",
-            )
-            if x
-        )
-        detail.add_row(o.claim.id, str(o.result.status), str(o.result.evidence), scope, f"{o.seconds:.2f}")
+        status = str(o.result.status) + (f" (capped by {o.result.capped_by})" if o.result.capped_by else "")
+        detail.add_row(o.claim.id, status, str(o.result.evidence), o.result.scope_text, f"{o.seconds:.2f}")
     console.print(detail)
 
     errata = [(o.claim.id, e) for o in outcomes for e in o.result.errata]
     if errata:
-        et = Table(title=f"errata ({len(errata)})")
+        where = len({cid for cid, _ in errata})
+        et = Table(title=f"printed values that differ: {len(errata)} errata in {where} claim(s)")
         for col in ("claim", "location", "printed", "correct", "class"):
             et.add_column(col)
         for cid, e in errata:
@@ -213,10 +262,10 @@ def main(argv: list[str] | None = None) -> int:
         return run(args)
     except HarnessError as exc:
         print(f"reproduce.py: error: {exc}", file=sys.stderr)
-        return 2
+        return EXIT_BAD_INPUT
     except KeyboardInterrupt:
-        print("reproduce.py: interrupted", file=sys.stderr)
-        return 130
+        print("reproduce.py: interrupted; nothing written", file=sys.stderr)
+        return EXIT_INTERRUPTED
 
 
 if __name__ == "__main__":

@@ -16,8 +16,9 @@ from fractions import Fraction
 import sympy as sp
 
 from udpm import linalg
-from udpm.claims import Context, Evidence, Result, Scope, Status, checks, exact_values, proved, refuted
+from udpm.claims import Context, Findings, checks
 from udpm.conventions import alpha_from_zlcn2013
+from udpm.instances import ALL_N, BOUNDED
 from udpm.mechanisms import geometric_window, truncated_geometric, truncated_geometric_zlcn2013
 from udpm.remaps import compose, deterministic_remap
 
@@ -89,34 +90,36 @@ def prove_sums_to_one(pmf: Pmf) -> tuple[bool, str]:
     return is_zero(total - 1), f"sum over Z = {sp.simplify(total)}"
 
 
-def _verdict(parts: list[tuple[bool | None, str]], bounded: Callable[[], str | None] | None = None) -> Result:
-    """proved when every symbolic part holds (and the bounded exact cross-check, if any, passes)."""
-    for ok, msg in parts:
-        if ok is False:
-            return refuted(msg, Evidence.ALL_N, Scope.of(alphas=["symbolic alpha in (0,1)"]))
-        if ok is None:
-            return Result(Status.INCONCLUSIVE, Evidence.NONE, Scope.of(), notes=msg)
+SYMBOLIC_ALPHA = "symbolic alpha in (0,1)"
+Part = tuple[bool | None, str]
+
+
+def _decide(claim: str, parts: list[Part], bounded: Callable[[Findings], None] | None = None) -> Findings:
+    """Each symbolic part is one all-n instance (holds, refuted with its counterexample, or undecided);
+    ``bounded`` adds the exact cross-check of the library, one instance per (n, alpha)."""
+    rec = Findings(claim)
+    for k, (ok, msg) in enumerate(parts):
+        rec.decide(
+            ok, msg, n=None, alpha=SYMBOLIC_ALPHA, kind=ALL_N, method="sympy identity over a case split", part=k
+        )
+        if ok:
+            rec.value(**{f"case{k}": msg})
+    rec.note("symbolic identities in alpha over a finite case split of the integer parameters")
     if bounded is not None:
-        cex = bounded()
-        if cex:
-            return refuted(cex, Evidence.BOUNDED, Scope.of(n_max=BOUNDED_N, alphas=GRID))
-    return proved(
-        Scope.of(alphas=["symbolic alpha in (0,1)"]),
-        exact_values(**{f"case{i}": msg for i, (_, msg) in enumerate(parts)}),
-        notes="symbolic identities in alpha over a finite case split of the integer parameters",
-    )
+        bounded(rec)
+    return rec
 
 
 @checks("grs2011.ex2.1")
-def geometric_is_private(ctx: Context, pmf: Pmf = geometric_pmf) -> Result:
+def geometric_is_private(ctx: Context, pmf: Pmf = geometric_pmf) -> Findings:
     """grs2011 Example 2.1: the alpha-geometric mechanism is alpha-DP for every alpha in (0,1)."""
-    return _verdict([prove_translation_invariant_dp(pmf)])
+    return _decide("grs2011.ex2.1", [prove_translation_invariant_dp(pmf)])
 
 
 @checks("gs2010.def1")
-def geometric_is_distribution_and_private(ctx: Context, pmf: Pmf = geometric_pmf) -> Result:
+def geometric_is_distribution_and_private(ctx: Context, pmf: Pmf = geometric_pmf) -> Findings:
     """gs2010 Definition 1: the two-sided geometric pmf sums to 1 over Z, and adding it is alpha-DP."""
-    return _verdict([prove_sums_to_one(pmf), prove_translation_invariant_dp(pmf)])
+    return _decide("gs2010.def1", [prove_sums_to_one(pmf), prove_translation_invariant_dp(pmf)])
 
 
 # --- the truncated geometric mechanism, grs2011 Example 2.2 -----------------------------------
@@ -134,26 +137,37 @@ def stated_truncated(i: Expr, j: str | Expr, n: Expr) -> Expr:
 BOUNDED_N = 8
 
 
-def _clamp_remap_matches(mechanism: Callable[[int, Fraction], list[list[Fraction]]]) -> str | None:
+def _clamp_remap_matches(rec: Findings, mechanism: Callable[[int, Fraction], list[list[Fraction]]]) -> None:
     """Exact cross-check of the library: T(n, a) = clamp remap of the geometric window, n <= BOUNDED_N.
 
     Outputs beyond the window carry tail mass a^k/(1+a), added exactly.
     """
     for n in range(1, BOUNDED_N + 1):
         for al in GRID:
-            lo, hi = -1, n + 1
-            g = geometric_window(n, al, lo, hi)
-            clamp = deterministic_remap([min(max(r, 0), n) for r in range(lo, hi + 1)], n + 1)
-            t = compose(g, clamp)
-            for i in range(n + 1):  # mass outside the window, Pr[Delta <= lo-1-i] and Pr[Delta >= hi+1-i]
-                t[i][0] += al ** (i - lo + 1) / (1 + al)
-                t[i][n] += al ** (hi + 1 - i) / (1 + al)
-            got = mechanism(n, al)
-            for i in range(n + 1):
-                for j in range(n + 1):
-                    if got[i][j] != t[i][j]:
-                        return f"n={n}, alpha={al}: T[{i}][{j}] = {got[i][j]}, the clamp remap gives {t[i][j]}"
-    return None
+            rec.decide(
+                *_clamp_remap_instance(n, al, mechanism),
+                n=n,
+                alpha=al,
+                kind=BOUNDED,
+                method="exact matrix identity",
+                covers="the library's T(n, alpha)",
+            )
+
+
+def _clamp_remap_instance(n: int, al: Fraction, mechanism: Callable) -> tuple[bool, str]:
+    lo, hi = -1, n + 1
+    g = geometric_window(n, al, lo, hi)
+    clamp = deterministic_remap([min(max(r, 0), n) for r in range(lo, hi + 1)], n + 1)
+    t = compose(g, clamp)
+    for i in range(n + 1):  # mass outside the window, Pr[Delta <= lo-1-i] and Pr[Delta >= hi+1-i]
+        t[i][0] += al ** (i - lo + 1) / (1 + al)
+        t[i][n] += al ** (hi + 1 - i) / (1 + al)
+    got = mechanism(n, al)
+    for i in range(n + 1):
+        for j in range(n + 1):
+            if got[i][j] != t[i][j]:
+                return False, f"T[{i}][{j}] = {got[i][j]}, the clamp remap gives {t[i][j]}"
+    return True, ""
 
 
 @checks("grs2011.ex2.2")
@@ -161,7 +175,7 @@ def truncated_geometric_example(
     ctx: Context,
     stated: Callable[[Expr, str | Expr, Expr], Expr] = stated_truncated,
     mechanism: Callable[[int, Fraction], list[list[Fraction]]] = truncated_geometric,
-) -> Result:
+) -> Findings:
     """grs2011 Example 2.2: the stated probabilities are the clamp remap of the geometric mechanism,
     every row sums to 1, and the mechanism is alpha-DP, for all n >= 1 and alpha in (0, 1)."""
     parts: list[tuple[bool | None, str]] = []
@@ -203,7 +217,7 @@ def truncated_geometric_example(
                 f"{label}: ratio {r}" if ok else (band_counterexample(label, r) or f"{label}: ratio {r} undecided"),
             )
         )
-    return _verdict(parts, lambda: _clamp_remap_matches(mechanism))
+    return _decide("grs2011.ex2.2", parts, lambda rec: _clamp_remap_matches(rec, mechanism))
 
 
 def spreading_weight(r: Expr) -> Expr:
@@ -212,11 +226,14 @@ def spreading_weight(r: Expr) -> Expr:
 
 
 @checks("gs2010.def4")
-def range_restricted_equivalent_to_geometric(ctx: Context, weight: Callable[[Expr], Expr] = spreading_weight) -> Result:
+def range_restricted_equivalent_to_geometric(
+    ctx: Context, weight: Callable[[Expr], Expr] = spreading_weight
+) -> Findings:
     """gs2010 Definition 4: the range-restricted geometric G is derivable from the geometric
     mechanism and vice versa, for all n >= 1 and alpha in (0, 1).
 
-    G from geometric: the clamp remap (grs2011.ex2.2).  Geometric from G: keep
+    G from geometric: the clamp remap, proved for all n in grs2011.ex2.2 (a declared dependency
+    of this claim in udpm.catalog, so this claim's status is capped by that one's).  Geometric from G: keep
     outputs 1..n-1, send output 0 to r <= 0 with probability (1-a) a^|r| and
     output n to r >= n with probability (1-a) a^(r-n).  This remap is
     stochastic and reproduces every column of the geometric mechanism.
@@ -230,8 +247,7 @@ def range_restricted_equivalent_to_geometric(ctx: Context, weight: Callable[[Exp
     # Column r = n + p >= n at result i = n - q (q >= 0).
     lhs = a**q / (1 + a) * weight(p)
     parts.append((is_zero(lhs - geometric_pmf(p + q)), "G[i][n] (1-a) a^(r-n) = Pr[Delta = r - i] for r >= n"))
-    parts.append((True, "G from the geometric mechanism: the clamp remap, grs2011.ex2.2"))
-    return _verdict(parts, lambda: _clamp_remap_matches(truncated_geometric))
+    return _decide("gs2010.def4", parts, lambda rec: _clamp_remap_matches(rec, truncated_geometric))
 
 
 def zlcn2013_formula6(n: int, alpha_zlcn: Fraction) -> list[list[Fraction]]:
@@ -245,7 +261,7 @@ def zlcn2013_formula6(n: int, alpha_zlcn: Fraction) -> list[list[Fraction]]:
 
 
 @checks("zlcn2013.def6")
-def zlcn_range_restricted_is_truncated(ctx: Context, formula=zlcn2013_formula6) -> Result:
+def zlcn_range_restricted_is_truncated(ctx: Context, formula=zlcn2013_formula6) -> Findings:
     """zlcn2013 Definition 6, (6): for alpha > 1 it is the truncated geometric mechanism T(n, 1/alpha)."""
     parts: list[tuple[bool | None, str]] = []
     d = p  # |z - mu|
@@ -254,19 +270,24 @@ def zlcn_range_restricted_is_truncated(ctx: Context, formula=zlcn2013_formula6) 
     parts.append((is_zero(boundary), "boundary z in {0,n}: A/(A+1) A^-d = a^d/(1+a) at A = 1/a"))
     parts.append((is_zero(interior), "interior: (A-1)/(A+1) A^-d = (1-a)/(1+a) a^d at A = 1/a"))
 
-    def bounded() -> str | None:
+    def bounded(rec: Findings) -> None:
         for n in range(1, BOUNDED_N + 1):
             for al in (Fraction(2), Fraction(3), Fraction(3, 2), Fraction(10, 9), Fraction(10)):
                 lit, conv = formula(n, al), truncated_geometric_zlcn2013(n, al)
+                witness = ""
                 if lit != conv:
                     i, j = next((i, j) for i in range(n + 1) for j in range(n + 1) if lit[i][j] != conv[i][j])
-                    return (
-                        f"n={n}, zlcn alpha={al} (internal {alpha_from_zlcn2013(al)}): (6) gives "
-                        f"{lit[i][j]} at [{i}][{j}], T gives {conv[i][j]}"
-                    )
-        return None
+                    witness = f"(6) gives {lit[i][j]} at [{i}][{j}], T gives {conv[i][j]}"
+                rec.decide(
+                    lit == conv,
+                    witness,
+                    n=n,
+                    alpha=f"zlcn alpha={al} (internal {alpha_from_zlcn2013(al)})",
+                    kind=BOUNDED,
+                    method="exact matrix identity",
+                    covers="(6) literally against the library's T(n, 1/alpha)",
+                )
 
-    res = _verdict(parts, bounded)
-    if res.status is Status.PROVED:
-        res.values["T(2, zlcn alpha=2)"] = linalg.fmt_matrix(truncated_geometric_zlcn2013(2, 2))
-    return res
+    rec = _decide("zlcn2013.def6", parts, bounded)
+    rec.value(**{"T(2, zlcn alpha=2)": linalg.fmt_matrix(truncated_geometric_zlcn2013(2, 2))})
+    return rec

@@ -1,7 +1,8 @@
 """Every claim the harness checks, declared once, with its id from shared/CLAIMS.md.
 
-Each entry gives the place in the paper, a one-sentence statement and the
-evidence kind the check aims for.  The checking function is bound with
+Each entry gives the place in the paper, a one-sentence statement, the
+evidence kind the check aims for, and the claims its argument relies on
+(``depends_on``: the claim's status is capped by theirs, see udpm.evidence).  The checking function is bound with
 ``@checks(id)`` in proofs/ or experiments/; a claim without one is pending.
 """
 
@@ -61,14 +62,14 @@ CLAIMS: tuple[Claim, ...] = (
     # gs2010
     C('gs2010.def1', 'Definition 1', 'Geometric mechanism pmf sums to 1 and is alpha-DP.', 'all-n'),
     C('gs2010.fig1', 'Figure 1', 'Geometric distribution, a=0.2, result 5.', 'table'),
-    C('gs2010.def4', 'Definition 4', 'Range-restricted geometric is derivable from the geometric mechanism and vice versa.', 'all-n'),
+    C('gs2010.def4', 'Definition 4', 'Range-restricted geometric is derivable from the geometric mechanism and vice versa.', 'all-n', depends_on=('grs2011.ex2.2',)),
     C('gs2010.table1', 'Table 1(a),(b),(c)', 'N=3, a=1/4, loss |i-r|, S={0..3}: optimal mechanism, G, consumer interaction; check (a)=(b)(c) and optimality.', 'table + optimality certificate'),
     C('gs2010.table2', 'Table 2', "G and G' matrices.", 'all-n, symbolic'),
     C('gs2010.lemma1', 'Lemma 1', "Det G' = (1-a^2)^(n-1) (pin down the matrix size); det G > 0.", 'bounded symbolic, and all-n'),
     C('gs2010.lemma2', 'Lemma 2', 'Det G(i,x) for i=1, i=n, and interior i (check exponents).', 'bounded symbolic'),
-    C('gs2010.thm2', 'Theorem 2', 'M derivable from G iff the three-term condition holds in every column (check boundary rows).', 'bounded, SMT'),
+    C('gs2010.thm2', 'Theorem 2', 'M derivable from G iff the three-term condition holds in every column (check boundary rows).', 'bounded, SMT', depends_on=('gs2010.lemma2',)),
     C('gs2010.lemma3', 'Lemma 3', 'G_beta = G_alpha T_{alpha,beta} with T stochastic for alpha <= beta.', 'bounded symbolic'),
-    C('gs2010.alg1', 'Algorithm 1', 'Multi-level release: each r_i is a_i-geometric.', 'bounded, exact'),
+    C('gs2010.alg1', 'Algorithm 1', 'Multi-level release: each r_i is a_i-geometric.', 'bounded, exact', depends_on=('gs2010.lemma1', 'gs2010.lemma3')),
     C('gs2010.lemma4', 'Lemma 4, Theorem 1(1)', 'Collusion resistance: the joint release of a coalition is a_min-DP.', 'bounded, exact'),
     C('gs2010.lemma5', 'Lemma 5', 'Adjacent-row structure of some optimal minimax mechanism.', 'bounded'),
     C('gs2010.thm1', 'Theorem 1(2)', 'Minimax consumers: optimal interaction with G achieves the optimal loss.', 'bounded + sampled'),

@@ -5,13 +5,15 @@ A claim is declared once, in :mod:`udpm.catalog`, with its id from
 ``experiments/`` and is bound with :func:`checks`::
 
     @checks("grs2011.ex2.1")
-    def geometric_is_private(ctx: Context) -> Result:
+    def geometric_is_private(ctx: Context) -> Findings:
         '''grs2011 Example 2.1: the alpha-geometric mechanism is alpha-DP.'''
 
-A check returns a :class:`Result` that says exactly what was shown: its
-status, the evidence kind reached, and the scope (n_max, alphas, samples).
-A claim with no bound function is ``pending``: listed and counted apart,
-never as a pass.
+A check returns the :class:`~udpm.instances.Findings` it recorded: the
+instances it decided, with exact values, errata and certificates.  It never
+states its status or scope; :func:`judge` derives them
+(:mod:`udpm.evidence`), capped by the claims the check depends on.  A claim
+with no bound function is ``pending``: listed and counted apart, never as a
+pass.
 """
 
 from __future__ import annotations
@@ -25,48 +27,35 @@ import threading
 import time
 import traceback
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import asdict, dataclass, field
-from enum import Enum
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from .errors import ExpectationsError, HarnessError, SolverTimeout, UnknownClaim
+from .errors import CheckTimeout, ExpectationsError, HarnessError, SolverTimeout, UnknownClaim
+from .evidence import Evidence, Status, derive, unresolved
+from .evidence import Result as VerdictResult
+from .instances import ERRATUM_CLASSES, UNCLASSIFIED, Erratum, Findings
+
+__all__ = [
+    "ERRATUM_CLASSES",
+    "UNCLASSIFIED",
+    "Claim",
+    "Context",
+    "Erratum",
+    "Evidence",
+    "Findings",
+    "Status",
+    "checks",
+    "run_claim",
+]
 
 
-class Status(str, Enum):
-    PROVED = "proved"  # all n
-    VERIFIED = "verified"  # bounded: every n <= n_max, the listed alphas
-    TESTED = "tested"  # sampled: K random instances, no counterexample
-    REPRODUCED = "reproduced"  # a table matches exactly or after the paper's rounding
-    ERRATUM = "erratum"  # printed value differs; class and correct value recorded
-    REFUTED = "refuted"  # the claim as stated is false; counterexample attached
-    INCONCLUSIVE = "inconclusive"  # solver timeout or unknown
-    ERROR = "error"
-    PENDING = "pending"  # declared, not yet implemented
-
-    def __str__(self) -> str:
-        return self.value
-
-
-class Evidence(str, Enum):
-    ALL_N = "all-n"
-    BOUNDED = "bounded"
-    SAMPLED = "sampled"
-    TABLE = "table"
-    NONE = "none"
-
-    def __str__(self) -> str:
-        return self.value
-
-
-ERRATUM_CLASSES = ("rounding", "typo", "extraction damage", "false claim")
-# A difference nobody has classified yet; reproduce.py fails the run on it.
-UNCLASSIFIED = "unclassified"
+# --- legacy: checks not yet ported to Findings declare their own result. Being removed (issue 10). ---
 
 
 @dataclass(frozen=True)
 class Scope:
-    """What a verdict covers: every n <= n_max, at these alphas, over this many samples."""
+    """LEGACY: a declared scope.  Ported checks record instances in :class:`Findings` instead."""
 
     n_max: int | None = None
     alphas: tuple[str, ...] = ()
@@ -76,27 +65,11 @@ class Scope:
     def of(cls, n_max: int | None = None, alphas: Iterable[object] = (), samples: int | None = None) -> Scope:
         return cls(n_max, tuple(str(a) for a in alphas), samples)
 
-    def to_json(self) -> dict:
-        return {"n_max": self.n_max, "alphas": list(self.alphas), "samples": self.samples}
-
-
-@dataclass(frozen=True)
-class Erratum:
-    """A printed value that differs from the exact one, with the class of the difference."""
-
-    entry: str  # e.g. "Table 1(a)[0][2]"
-    printed: str
-    correct: str
-    cls: str  # one of ERRATUM_CLASSES
-    explanation: str
-
-    def __post_init__(self) -> None:
-        if self.cls not in (*ERRATUM_CLASSES, UNCLASSIFIED):
-            raise ValueError(f"erratum class must be one of {ERRATUM_CLASSES}, got {self.cls!r}")
-
 
 @dataclass
 class Result:
+    """LEGACY: a declared verdict; the runner converts it with :func:`_from_legacy`."""
+
     status: Status
     evidence: Evidence = Evidence.NONE
     scope: Scope = field(default_factory=Scope)
@@ -105,18 +78,6 @@ class Result:
     certificate: dict | None = None
     errata: list[Erratum] = field(default_factory=list)
     notes: str = ""
-
-    def to_json(self) -> dict:
-        return {
-            "status": str(self.status),
-            "evidence": str(self.evidence),
-            "scope": self.scope.to_json(),
-            "values": dict(sorted(self.values.items())),
-            "counterexample": self.counterexample,
-            "certificate": self.certificate,
-            "errata": [asdict(e) for e in self.errata],
-            "notes": self.notes,
-        }
 
 
 def exact_values(**values: object) -> dict[str, str]:
@@ -129,32 +90,49 @@ def refuted(counterexample: str, evidence: Evidence, scope: Scope, **values: obj
 
 
 def refuted_at(counterexample: str, n: int, alpha: object, **values: object) -> Result:
-    """A bounded refutation found at one instance: the scope is that n and that alpha."""
     return refuted(counterexample, Evidence.BOUNDED, Scope.of(n, [alpha]), **values)
 
 
 def verified(scope: Scope, values: dict[str, str] | None = None, **fields: Any) -> Result:
-    """A bounded verdict with no counterexample: every n <= scope.n_max at scope.alphas.
-    ``fields``: certificate, errata, notes, as in :class:`Result`."""
     return Result(Status.VERIFIED, Evidence.BOUNDED, scope, {} if values is None else values, **fields)
 
 
 def tested(scope: Scope, values: dict[str, str] | None = None, **fields: Any) -> Result:
-    """A sampled verdict: scope.samples random instances, no counterexample; ``fields`` as for :func:`verified`."""
     return Result(Status.TESTED, Evidence.SAMPLED, scope, {} if values is None else values, **fields)
 
 
 def proved(scope: Scope, values: dict[str, str] | None = None, **fields: Any) -> Result:
-    """An all-n verdict over scope.alphas (usually a symbolic alpha); ``fields`` as for :func:`verified`."""
     return Result(Status.PROVED, Evidence.ALL_N, scope, {} if values is None else values, **fields)
+
+
+def _from_legacy(r: Result) -> VerdictResult:
+    """A declared legacy result, shown as it was declared and marked so in its notes."""
+    grid = {}
+    if r.evidence is not Evidence.NONE:
+        grid = {str(r.evidence): [{"alphas": list(r.scope.alphas), "n": [r.scope.n_max]}]}
+    return VerdictResult(
+        r.status,
+        r.evidence,
+        grid,
+        r.scope.samples or 0,
+        values=dict(r.values),
+        counterexample=r.counterexample,
+        certificate=r.certificate,
+        errata=list(r.errata),
+        notes="; ".join(x for x in (r.notes, "LEGACY declared scope, not derived from instances") if x),
+    )
 
 
 @dataclass(frozen=True)
 class Claim:
+    """A claim of a paper: its id, place, one-sentence statement, the evidence aimed for, and the
+    claims its argument relies on (its status is capped by theirs)."""
+
     id: str
     where: str
     statement: str
     aim: str
+    depends_on: tuple[str, ...] = ()
 
     @property
     def paper(self) -> str:
@@ -175,7 +153,7 @@ class Context:
         return random.Random(f"{self.seed}:{claim_id}")
 
 
-Check = Callable[[Context], Result]
+Check = Callable[[Context], "Findings | Result"]
 _CHECKERS: dict[str, Check] = {}
 CHECK_PACKAGES = ("proofs", "experiments")
 
@@ -213,27 +191,32 @@ def load_checkers() -> dict[str, Check]:
 
 
 def select(ids: Sequence[str], patterns: Sequence[str] = (), paper: str | None = None) -> list[str]:
-    """Ids matching any glob in ``patterns`` (all when empty) and the paper key; none is an error."""
+    """Ids matching any glob in ``patterns`` (all when empty) and the paper key.
+
+    Every pattern must match some claim (of that paper), so a typo is an error, not a silent no-op.
+    """
     from fnmatch import fnmatchcase
 
-    chosen = [i for i in ids if (not patterns or any(fnmatchcase(i, p) for p in patterns))]
-    if paper is not None:
-        chosen = [i for i in chosen if i.split(".", 1)[0] == paper]
+    pool = [i for i in ids if paper is None or i.split(".", 1)[0] == paper]
+    where = f" in paper {paper!r}" if paper else ""
+    for p in patterns:
+        if not any(fnmatchcase(i, p) for i in pool):
+            raise UnknownClaim(f"no claim matches {p!r}{where}; see reproduce.py --list")
+    chosen = [i for i in pool if not patterns or any(fnmatchcase(i, p) for p in patterns)]
     if not chosen:
-        what = " or ".join(repr(p) for p in patterns) if patterns else "any claim"
-        raise UnknownClaim(f"no claim matches {what}{f' in paper {paper!r}' if paper else ''}; see reproduce.py --list")
+        raise UnknownClaim(f"no claim{where}; see reproduce.py --list")
     return chosen
 
 
 @contextlib.contextmanager
 def _time_bound(seconds: float) -> Iterator[None]:
-    """Raise SolverTimeout in the main thread after ``seconds`` (a check that runs away is inconclusive)."""
+    """Raise CheckTimeout in the main thread after ``seconds`` (a check that runs away is inconclusive)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
 
     def expire(signum: int, frame: object) -> None:
-        raise SolverTimeout(f"the check exceeded its wall-clock bound of {seconds:g} s")
+        raise CheckTimeout(f"the check exceeded its wall-clock bound of {seconds:g} s")
 
     previous = signal.signal(signal.SIGALRM, expire)
     signal.setitimer(signal.ITIMER_REAL, seconds)
@@ -244,22 +227,67 @@ def _time_bound(seconds: float) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
-def run_claim(claim_id: str, ctx: Context) -> tuple[Result, float]:
-    """Run one check, turning solver timeouts into inconclusive and crashes into error."""
+def dependency_order(ids: Iterable[str]) -> list[str]:
+    """``ids`` and every claim they depend on, each after its dependencies (catalog order otherwise)."""
+    claims = catalog()
+    out: list[str] = []
+
+    def visit(cid: str, path: tuple[str, ...]) -> None:
+        if cid in out:
+            return
+        if cid in path:
+            raise HarnessError(f"claims depend on each other in a cycle: {' -> '.join((*path, cid))}")
+        if cid not in claims:
+            raise UnknownClaim(f"{path[-1] if path else '?'} depends on {cid!r}, which udpm.catalog does not declare")
+        for dep in claims[cid].depends_on:
+            visit(dep, (*path, cid))
+        out.append(cid)
+
+    for cid in sorted(set(ids), key=list(claims).index):
+        visit(cid, ())
+    return out
+
+
+def run_check(claim_id: str, ctx: Context) -> tuple[Findings | VerdictResult, float]:
+    """Run one check: its findings, or a pending/error/inconclusive verdict; never raises but for bad input."""
     fn = _CHECKERS.get(claim_id)
     if fn is None:
-        return Result(Status.PENDING, notes="declared in udpm.catalog; no check is implemented yet"), 0.0
+        return unresolved(Status.PENDING, "declared in udpm.catalog; no check is implemented yet"), 0.0
     start = time.perf_counter()
     try:
         with _time_bound(ctx.claim_timeout):
-            result = fn(ctx)
+            found = fn(ctx)
     except ExpectationsError:
         raise  # a malformed file in paper_tables/ is bad input to the whole run, not a failed claim
-    except SolverTimeout as exc:
-        result = Result(Status.INCONCLUSIVE, notes=f"solver gave no answer within its bound: {exc}")
+    except (CheckTimeout, SolverTimeout) as exc:
+        found = unresolved(Status.INCONCLUSIVE, f"no answer within the bound: {exc}")
     except Exception as exc:
         last = traceback.extract_tb(exc.__traceback__)[-1]
-        result = Result(
-            Status.ERROR, notes=f"{type(exc).__name__}: {exc} (at {last.filename.rsplit('/', 1)[-1]}:{last.lineno})"
-        )
-    return result, time.perf_counter() - start
+        where = f"{last.filename.rsplit('/', 1)[-1]}:{last.lineno}"
+        found = unresolved(Status.ERROR, f"{type(exc).__name__}: {exc} (at {where})")
+    if isinstance(found, Result):
+        found = _from_legacy(found)
+    elif not isinstance(found, Findings | VerdictResult):
+        found = unresolved(Status.ERROR, f"the check returned {type(found).__name__}, not Findings")
+    return found, time.perf_counter() - start
+
+
+def judge(claim_id: str, found: Findings | VerdictResult, statuses: dict[str, Status]) -> VerdictResult:
+    """The verdict of a claim from its findings and the statuses of its dependencies (already judged)."""
+    deps = {d: statuses[d] for d in catalog()[claim_id].depends_on}
+    if isinstance(found, Findings):
+        return derive(found, deps)
+    from .evidence import cap
+
+    return cap(found, deps)
+
+
+def run_claim(claim_id: str, ctx: Context) -> tuple[VerdictResult, float]:
+    """Run one claim and its dependencies; the claim's verdict (for tests and single-claim use)."""
+    statuses: dict[str, Status] = {}
+    result, seconds = unresolved(Status.ERROR, ""), 0.0
+    for cid in dependency_order([claim_id]):
+        found, seconds = run_check(cid, ctx)
+        result = judge(cid, found, statuses)
+        statuses[cid] = result.status
+    return result, seconds

@@ -1,8 +1,9 @@
 """Stored expectations: the expected status and golden exact values of each claim.
 
-``paper_tables/expected.json`` is ``{"schema": 1, "claims": {id: {"status",
-"values", "errata"}}}``.  A run fails exactly when a claim's status, values
-or errata differ from it.  It changes only through ``reproduce.py
+``paper_tables/expected.json`` is ``{"schema": 2, "claims": {id: {"status",
+"values", "errata", "grid"}}}``.  A run fails exactly when a claim's status,
+values, errata (entry, printed and correct values, class) or instance grid
+differ from it.  It changes only through ``reproduce.py
 --update-expected``, which prints the diff it writes.  Writes are atomic
 (temporary file + rename) under an exclusive lock, so a crash or two
 concurrent updates never leave a partial or corrupted golden file.
@@ -18,21 +19,35 @@ import tempfile
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
-from .claims import Result
 from .errors import ExpectationsError
+from .evidence import Result, Status
 from .tables import PAPER_TABLES, ROOT
 
 EXPECTED = PAPER_TABLES / "expected.json"
-SCHEMA = 1
+SCHEMA = 2
 
 
 def record(result: Result) -> dict:
-    """The part of a result that is golden: status, exact values, errata (entry and class)."""
+    """The part of a result that is golden: status, exact values, errata, and the grid of decided instances."""
     return {
         "status": str(result.status),
         "values": dict(sorted(result.values.items())),
-        "errata": sorted([e.entry, e.cls] for e in result.errata),
+        "errata": sorted([e.entry, e.printed, e.correct, e.cls] for e in result.errata),
+        "grid": result.grid,
     }
+
+
+#: Statuses never stored as golden: they say the run did not decide the claim.
+UNSETTLED = (Status.ERROR, Status.INCONCLUSIVE, Status.PENDING)
+
+
+def refuse_unsettled(records: Mapping[str, dict]) -> None:
+    """--update-expected stores decided verdicts only."""
+    bad = sorted(cid for cid, rec in records.items() if rec["status"] in {str(s) for s in UNSETTLED})
+    if bad:
+        raise ExpectationsError(
+            f"refusing to store {len(bad)} undecided claim(s) as golden ({', '.join(bad)}); rerun them first"
+        )
 
 
 def load(path: Path = EXPECTED) -> dict[str, dict]:
@@ -69,18 +84,31 @@ def differences(cid: str, got: dict, want: dict | None) -> list[str]:
     ge, we = got.get("errata", []), want.get("errata", [])
     for e in ge:
         if e not in we:
-            out.append(f"{cid}: new erratum at {e[0]} (class {e[1]})")
+            out.append(f"{cid}: erratum at {e[0]}: printed {e[1]!r}, correct {e[2]!r}, class {e[3]} is not expected")
     for e in we:
         if e not in ge:
-            out.append(f"{cid}: expected erratum at {e[0]} (class {e[1]}) is gone")
+            out.append(f"{cid}: expected erratum at {e[0]}: printed {e[1]!r}, correct {e[2]!r}, class {e[3]} is gone")
+    if got.get("grid") != want.get("grid"):
+        out.append(f"{cid}: decided grid {_grid(got.get('grid'))} != expected {_grid(want.get('grid'))}")
     return out
 
 
+def _grid(grid: Mapping | None) -> str:
+    from .evidence import grid_text
+
+    return "; ".join(f"{kind}: {grid_text(rows)}" for kind, rows in (grid or {}).items()) or "(none)"
+
+
 def atomic_write(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` so that readers see the old file or the new one, never a mix."""
+    """Write ``text`` to ``path`` so that readers see the old file or the new one, never a mix.
+
+    The new file keeps the mode of the file it replaces (a new file gets the umask's default),
+    not mkstemp's 0600.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
+        os.fchmod(fd, _mode_for(path))
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
             f.flush()
@@ -90,6 +118,15 @@ def atomic_write(path: Path, text: str) -> None:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+def _mode_for(path: Path) -> int:
+    try:
+        return path.stat().st_mode & 0o7777
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
 
 
 @contextlib.contextmanager
@@ -104,7 +141,8 @@ def locked(path: Path = EXPECTED) -> Iterator[None]:
 
 
 def update(records: Mapping[str, dict], path: Path = EXPECTED) -> list[str]:
-    """Merge ``records`` into the golden file; return the lines that changed."""
+    """Merge ``records`` into the golden file; return the lines that changed.  Refuses undecided claims."""
+    refuse_unsettled(records)
     with locked(path):
         current = load(path)
         changes = [line for cid in sorted(records) for line in differences(cid, records[cid], current.get(cid))]

@@ -7,10 +7,14 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from .claims import UNCLASSIFIED, Claim, Result, Status
+from .claims import Claim
+from .evidence import Result, Status
+from .instances import UNCLASSIFIED
 
 PAPERS = ("grs2011", "grs2009", "gs2010", "zlcn2013")
 STATUS_ORDER = tuple(Status)
+#: The version of the --json document; udpm/results.schema.json describes it.
+SCHEMA = 2
 
 
 @dataclass
@@ -29,8 +33,8 @@ class Outcome:
             "statement": self.claim.statement,
             "aim": self.claim.aim,
             **self.result.to_json(),
+            "scope": self.result.scope_text,
             "expected": self.expected,
-            "seconds": round(self.seconds, 3),
             "problems": self.problems,
         }
 
@@ -56,12 +60,14 @@ def _paper_key(p: str) -> int:
 
 
 def document(outcomes: Sequence[Outcome], run: Mapping[str, object]) -> str:
-    """The stable ``--json`` document (schema 1)."""
+    """The stable ``--json`` document (schema 2, published as udpm/results.schema.json)."""
     doc = {
-        "schema": 1,
+        "schema": SCHEMA,
         "run": dict(run),
         "claims": [o.to_json() for o in outcomes],
         "summary": summary(outcomes),
+        # Wall-clock seconds vary between runs; they stay out of the claim records, which are byte-stable.
+        "seconds": {o.claim.id: round(o.seconds, 3) for o in outcomes},
     }
     return json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
 

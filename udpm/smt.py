@@ -4,9 +4,22 @@ Every solver call in the harness goes through :func:`decide`.  It sets the
 time bound on the solver itself and turns ``unknown`` (a timeout, or a
 fragment z3 gave up on) into :class:`SolverTimeout`, which the registry
 reports as ``inconclusive``.  So no path reads "no answer" as a proof.
+z3 catches Ctrl-C itself and answers unknown; :func:`decide` turns that
+back into :class:`KeyboardInterrupt`, so an interrupt stops the run.
+
+:func:`premise_witness` shows that a check's hypotheses are satisfiable,
+with a model, before an ``unsat`` of their conjunction with a negated
+conclusion is trusted (a contradictory premise proves anything):
 
 >>> import z3
 >>> x = z3.Real("x")
+>>> premise_witness([x > 1, x < 3], timeout_s=5, what="demo")["x"]
+'2'
+>>> premise_witness([x > 1, x < 0], timeout_s=5, what="demo")
+Traceback (most recent call last):
+...
+udpm.errors.VacuousPremise: demo: the hypotheses have no model, so any conclusion would follow
+
 >>> decide([x > 1, x < 0], timeout_s=5).unsat
 True
 >>> decide([x > 1], timeout_s=5).model is not None
@@ -20,7 +33,10 @@ from dataclasses import dataclass
 
 import z3
 
-from .errors import SolverTimeout
+from .errors import SolverTimeout, VacuousPremise
+
+# z3's reason when it caught SIGINT itself.
+KEYBOARD = "interrupted from keyboard"
 
 
 @dataclass(frozen=True)
@@ -41,7 +57,20 @@ def decide(assertions: Iterable[z3.BoolRef], timeout_s: float, logic: str | None
         return Outcome(True)
     if answer == z3.sat:
         return Outcome(False, solver.model())
-    raise SolverTimeout(f"z3 answered unknown ({solver.reason_unknown()}) within {timeout_s:g} s")
+    reason = solver.reason_unknown()
+    if KEYBOARD in reason:
+        raise KeyboardInterrupt
+    raise SolverTimeout(f"z3 answered unknown ({reason}) within {timeout_s:g} s")
+
+
+def premise_witness(premises: Iterable[z3.BoolRef], timeout_s: float, what: str) -> dict[str, str]:
+    """A model of ``premises`` as {name: exact value}, sorted; VacuousPremise when they have none."""
+    premises = list(premises)
+    out = decide(premises, timeout_s)
+    if out.unsat:
+        raise VacuousPremise(f"{what}: the hypotheses have no model, so any conclusion would follow")
+    model = out.model
+    return {d.name(): model_value(model, d()) for d in sorted(model.decls(), key=lambda d: d.name()) if d.arity() == 0}
 
 
 def model_value(model: z3.ModelRef, term: z3.ExprRef) -> str:

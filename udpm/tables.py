@@ -34,8 +34,9 @@ from fractions import Fraction
 from functools import cache
 from pathlib import Path
 
-from .claims import UNCLASSIFIED, Erratum, Evidence, Result, Scope, Status
+from .claims import Evidence, Result, Scope, Status
 from .errors import ExpectationsError
+from .instances import TABLE, UNCLASSIFIED, Erratum, Findings
 
 ROOT = Path(__file__).resolve().parent.parent
 PAPER_TABLES = ROOT / "paper_tables"
@@ -56,11 +57,20 @@ class PrintedItem:
     errata: dict[str, dict[str, str]]
 
 
+def _no_float(path: Path):
+    def refuse(text: str) -> object:
+        raise ExpectationsError(
+            f"{path.relative_to(ROOT)}: the number {text} is a float; printed values are strings, kept verbatim"
+        )
+
+    return refuse
+
+
 @cache
 def _load(paper: str) -> dict:
     path = PRINTED / f"{paper}.json"
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8"), parse_float=_no_float(path))
     except FileNotFoundError:
         raise ExpectationsError(f"{path.relative_to(ROOT)} is missing") from None
     except json.JSONDecodeError as exc:
@@ -130,6 +140,55 @@ def diff(item: PrintedItem, computed: object) -> list[Mismatch]:
     return [Mismatch(k, s, str(got[k])) for k, s in want if not printed_matches(s, got[k])]
 
 
+UNDECLARED = "not yet classified: the printed entry differs from the exact value"
+
+
+def mismatch_errata(item: PrintedItem, mismatches: list[Mismatch]) -> list[Erratum]:
+    """One erratum per mismatching entry, with the class and explanation the item declares for it.
+
+    A mismatch nobody has declared is class ``unclassified``, and reproduce.py
+    fails the run on it: the entry must be looked at.
+    """
+    out = []
+    for m in mismatches:
+        decl = item.errata.get(m.entry, {})
+        out.append(
+            Erratum(
+                entry=f"{item.where}{m.entry}",
+                printed=m.printed,
+                correct=m.computed,
+                cls=decl.get("class", UNCLASSIFIED),
+                explanation=decl.get("explanation", UNDECLARED),
+            )
+        )
+    return out
+
+
+def compare_printed(
+    rec: Findings,
+    item: PrintedItem,
+    computed: object,
+    *,
+    n: int | None,
+    alpha: object,
+    method: str = "exact recomputation",
+    approximations_of: str | None = None,
+) -> bool:
+    """Decide one printed item against its exact recomputation, as a ``table`` instance of ``rec``.
+
+    Every entry that differs becomes an erratum (the claim's status is then
+    ``erratum``).  With ``approximations_of``, an unclassified difference whose
+    printed fraction is the closest one to the exact value is classed
+    ``rounding`` (:func:`approximates`).  Returns True when every entry matches.
+    """
+    errata = mismatch_errata(item, diff(item, computed))
+    if approximations_of is not None:
+        errata = [_as_rounding(e, approximations_of) for e in errata]
+    rec.errata.extend(errata)
+    rec.decide(True, n=n, alpha=alpha, kind=TABLE, method=method, covers=f"{item.where} ({item.key})")
+    return not errata
+
+
 def table_result(item: PrintedItem, computed: object, values: dict[str, str], scope: Scope | None = None) -> Result:
     """``reproduced`` when every entry matches; else ``erratum``, one per mismatching entry.
 
@@ -178,24 +237,25 @@ def approximates(text: str, exact: object) -> bool:
     return den is not None and Fraction(exact).limit_denominator(den) == q
 
 
+def _as_rounding(e: Erratum, what: str) -> Erratum:
+    """An unclassified erratum whose printed fraction :func:`approximates` the exact value, as ``rounding``."""
+    if e.cls != UNCLASSIFIED or not approximates(e.printed, Fraction(e.correct)):
+        return e
+    x = Fraction(e.correct)
+    den = int(_QUOTIENT.match(e.printed).group(2)) if "/" in e.printed else 1
+    return Erratum(
+        e.entry,
+        e.printed,
+        e.correct,
+        "rounding",
+        f"printed {e.printed} only approximates the exact {e.correct} (= {float(x):.6f}){what}: "
+        f"it is the closest fraction with denominator <= {den}",
+    )
+
+
 def classify_approximations(result: Result, what: str = "") -> Result:
-    """Give every still-unclassified erratum whose printed fraction :func:`approximates` the exact
-    value the class ``rounding``, with the rule as its explanation; other errata are untouched."""
-    out = []
-    for e in result.errata:
-        if e.cls == UNCLASSIFIED and approximates(e.printed, Fraction(e.correct)):
-            x = Fraction(e.correct)
-            den = int(_QUOTIENT.match(e.printed).group(2)) if "/" in e.printed else 1
-            e = Erratum(
-                e.entry,
-                e.printed,
-                e.correct,
-                "rounding",
-                f"printed {e.printed} only approximates the exact {e.correct} (= {float(x):.6f}){what}: "
-                f"it is the closest fraction with denominator <= {den}",
-            )
-        out.append(e)
-    result.errata = out
+    """LEGACY (use compare_printed(..., approximations_of=...))."""
+    result.errata = [_as_rounding(e, what) for e in result.errata]
     return result
 
 

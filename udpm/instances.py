@@ -1,0 +1,311 @@
+"""Instances and decisions: the record a check keeps of what it decided.
+
+A check never states its own status or scope.  It decides *instances*, one
+(n, alpha, class of users or mechanisms, method) at a time, and records each
+one in a :class:`Findings` as it is decided.  :mod:`udpm.evidence` derives the
+status, the evidence kind and the per-alpha grid from that record, and from
+nothing else.
+
+The kind of an instance says how much of the claim's quantifiers it exhausts:
+
+* ``all-n``: a symbolic argument that covers every n (the all-n proof ran);
+* ``bounded``: one (n, alpha), every user or mechanism of the stated class
+  (an LP certificate, an SMT ``unsat``, an exhaustive enumeration);
+* ``sampled``: one element drawn out of a continuum (a prior, a loss, a
+  mechanism), decided exactly;
+* ``table``: a printed object compared with its exact recomputation.
+
+A check decides an instance inside :meth:`Findings.deciding`::
+
+    for n in range(1, 5):
+        with rec.deciding(n=n, alpha=a, kind=BOUNDED, method="smt-unsat", covers="all optimal vertices") as d:
+            cex = search(n, a)
+            if cex is not None:
+                d.counterexample(cex)
+
+A block that ends normally *holds*; :meth:`Decision.counterexample` refutes
+the instance; a :class:`~udpm.errors.SolverTimeout` inside the block makes it
+``inconclusive`` and the check goes on with the next instance.
+
+>>> rec = Findings("demo")
+>>> with rec.deciding(n=1, alpha="1/2", kind=BOUNDED, method="enumeration"):
+...     pass
+>>> rec.decisions[0].outcome
+<Outcome.HOLDS: 'holds'>
+>>> with rec.deciding(n=1, alpha="1/2", kind=BOUNDED, method="enumeration"):
+...     pass
+Traceback (most recent call last):
+...
+udpm.errors.HarnessError: demo decided the same instance twice: n=1 alpha=1/2 bounded enumeration
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from fractions import Fraction
+
+from .errors import HarnessError, SolverTimeout
+
+#: The version of the instance encoding; part of every key, so that a cache keyed by it is invalidated.
+INSTANCE_FORMAT = 1
+
+
+class Kind(str, Enum):
+    """How much of a claim's quantifiers one decided instance exhausts (strongest first)."""
+
+    ALL_N = "all-n"
+    BOUNDED = "bounded"
+    SAMPLED = "sampled"
+    TABLE = "table"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+ALL_N, BOUNDED, SAMPLED, TABLE = Kind.ALL_N, Kind.BOUNDED, Kind.SAMPLED, Kind.TABLE
+
+
+class Outcome(str, Enum):
+    HOLDS = "holds"
+    COUNTEREXAMPLE = "counterexample"
+    INCONCLUSIVE = "inconclusive"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+#: The alpha label of an instance that holds for a symbolic alpha.
+SYMBOLIC = "symbolic"
+
+
+def alpha_label(alpha: object) -> str:
+    """The canonical text of an alpha: '1/2' for Fraction(1, 2), strings as given.
+
+    >>> alpha_label(Fraction(2, 4)), alpha_label(1), alpha_label("symbolic alpha in (0,1)")
+    ('1/2', '1', 'symbolic alpha in (0,1)')
+    >>> alpha_label(0.5)
+    Traceback (most recent call last):
+    ...
+    udpm.errors.HarnessError: an instance's alpha must be exact (Fraction, int or a label), got float 0.5
+    """
+    if isinstance(alpha, bool | float):
+        kind = type(alpha).__name__
+        raise HarnessError(f"an instance's alpha must be exact (Fraction, int or a label), got {kind} {alpha}")
+    if isinstance(alpha, int | Fraction):
+        return str(Fraction(alpha))
+    return str(alpha)
+
+
+def is_symbolic(alpha: str) -> bool:
+    return alpha.startswith(SYMBOLIC) or alpha.startswith(f"{SYMBOLIC} ")
+
+
+@dataclass(frozen=True)
+class Instance:
+    """One decided question: small, picklable, with a stable key.
+
+    ``n`` is None for an all-n argument or where n does not apply; ``alpha``
+    is a canonical label ('1/2', 'symbolic alpha in (0,1)', 'zlcn alpha=2');
+    ``covers`` names the class of users or mechanisms the instance exhausts
+    (or, for a sample, what was drawn); ``params`` are any further parameters
+    (a sample's digest, a table entry, a second alpha), as sorted pairs.
+    """
+
+    claim: str
+    n: int | None
+    alpha: str
+    kind: Kind
+    method: str
+    covers: str = ""
+    params: tuple[tuple[str, str], ...] = ()
+
+    def describe(self) -> str:
+        parts = [f"n={'all' if self.n is None else self.n}", f"alpha={self.alpha}", str(self.kind), self.method]
+        parts += [f"{k}={v}" for k, v in self.params]
+        return " ".join(parts)
+
+    def to_json(self) -> dict:
+        return {
+            "n": self.n,
+            "alpha": self.alpha,
+            "kind": str(self.kind),
+            "method": self.method,
+            "covers": self.covers,
+            "params": dict(self.params),
+        }
+
+    def key(self, code_version: str = "") -> str:
+        """A stable hex key over (claim, parameters, method, code version)."""
+        blob = json.dumps([INSTANCE_FORMAT, self.claim, self.to_json(), code_version], sort_keys=True)
+        return hashlib.sha256(blob.encode()).hexdigest()[:24]
+
+
+@dataclass(frozen=True)
+class Decision:
+    """An instance and what was decided about it: holds, a counterexample (the witness), or inconclusive (why)."""
+
+    instance: Instance
+    outcome: Outcome
+    detail: str = ""
+
+    def to_json(self) -> dict:
+        return {**self.instance.to_json(), "outcome": str(self.outcome), "detail": self.detail}
+
+
+@dataclass
+class Deciding:
+    """The open decision of one :meth:`Findings.deciding` block."""
+
+    witness: str | None = None
+    reason: str | None = None
+
+    def counterexample(self, witness: str) -> None:
+        """The instance fails; ``witness`` is the concrete counterexample, re-checked exactly."""
+        if not witness:
+            raise HarnessError("a counterexample needs a concrete witness")
+        self.witness = witness
+
+    def inconclusive(self, reason: str) -> None:
+        """The instance was not decided (a solver said unknown, a search hit its cap)."""
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Erratum:
+    """A printed value that differs from the exact one, with the class of the difference."""
+
+    entry: str  # e.g. "Table 1(a)[0][2]"
+    printed: str
+    correct: str
+    cls: str  # one of ERRATUM_CLASSES
+    explanation: str
+
+    def __post_init__(self) -> None:
+        if self.cls not in (*ERRATUM_CLASSES, UNCLASSIFIED):
+            raise ValueError(f"erratum class must be one of {ERRATUM_CLASSES}, got {self.cls!r}")
+
+
+ERRATUM_CLASSES = ("rounding", "typo", "extraction damage", "false claim")
+# A difference nobody has classified yet; reproduce.py fails the run on it.
+UNCLASSIFIED = "unclassified"
+
+
+def _exact_text(v: object) -> str:
+    return str(Fraction(v)) if isinstance(v, int | Fraction) and not isinstance(v, bool) else str(v)
+
+
+@dataclass
+class Findings:
+    """Everything a check found: its decided instances, exact values, errata, certificate and notes.
+
+    The check fills it; :func:`udpm.evidence.derive` turns it into a verdict.
+    ``status``, ``evidence`` and the other derived fields are available here
+    too (without the cap of dependencies), so that a test can ask a check
+    directly what it showed.
+    """
+
+    claim: str
+    decisions: list[Decision] = field(default_factory=list)
+    values: dict[str, str] = field(default_factory=dict)
+    errata: list[Erratum] = field(default_factory=list)
+    certificate: dict | None = None
+    notes: list[str] = field(default_factory=list)
+
+    # --- recording ------------------------------------------------------------------------------
+
+    def instance(
+        self,
+        *,
+        n: int | None,
+        alpha: object,
+        kind: Kind,
+        method: str,
+        covers: str = "",
+        **params: object,
+    ) -> Instance:
+        if n is not None and (isinstance(n, bool) or not isinstance(n, int)):
+            raise HarnessError(f"{self.claim}: an instance's n must be an int or None, got {n!r}")
+        return Instance(
+            self.claim,
+            n,
+            alpha_label(alpha),
+            Kind(kind),
+            method,
+            covers,
+            tuple(sorted((k, _exact_text(v)) for k, v in params.items())),
+        )
+
+    def record(self, instance: Instance, outcome: Outcome, detail: str = "") -> Decision:
+        if any(d.instance == instance for d in self.decisions):
+            raise HarnessError(f"{self.claim} decided the same instance twice: {instance.describe()}")
+        decision = Decision(instance, Outcome(outcome), detail)
+        self.decisions.append(decision)
+        return decision
+
+    @contextlib.contextmanager
+    def deciding(self, **instance: object) -> Iterator[Deciding]:
+        """Decide one instance in the block: holds unless the block refutes it, inconclusive on a timeout."""
+        inst = self.instance(**instance)  # type: ignore[arg-type]
+        verdict = Deciding()
+        try:
+            yield verdict
+        except SolverTimeout as exc:
+            self.record(inst, Outcome.INCONCLUSIVE, f"no answer within the bound: {exc}")
+            return
+        if verdict.witness is not None:
+            self.record(inst, Outcome.COUNTEREXAMPLE, verdict.witness)
+        elif verdict.reason is not None:
+            self.record(inst, Outcome.INCONCLUSIVE, verdict.reason)
+        else:
+            self.record(inst, Outcome.HOLDS)
+
+    def decide(self, holds: bool | None, witness: str = "", **instance: object) -> bool | None:
+        """Record an instance decided outside a block: True holds, False refutes (``witness``), None inconclusive."""
+        inst = self.instance(**instance)  # type: ignore[arg-type]
+        if holds is False and not witness:
+            raise HarnessError(f"{self.claim}: a refuted instance needs its witness ({inst.describe()})")
+        outcome = {True: Outcome.HOLDS, False: Outcome.COUNTEREXAMPLE, None: Outcome.INCONCLUSIVE}[holds]
+        self.record(inst, outcome, "" if holds else witness)
+        return holds
+
+    def value(self, **values: object) -> None:
+        """Exact values, as text: Fractions as '272/415'."""
+        self.values.update({k: _exact_text(v) for k, v in values.items()})
+
+    def erratum(self, entry: str, printed: str, correct: str, cls: str, explanation: str) -> None:
+        self.errata.append(Erratum(entry, printed, correct, cls, explanation))
+
+    def note(self, text: str) -> None:
+        self.notes.append(text)
+
+    # --- derived views (for tests and the runner) -------------------------------------------------
+
+    def result(self, dependencies: Mapping[str, object] | None = None):  # -> udpm.evidence.Result
+        """The verdict derived from this record (:func:`udpm.evidence.derive`)."""
+        from .evidence import derive
+
+        return derive(self, dependencies or {})
+
+    @property
+    def status(self):
+        return self.result().status
+
+    @property
+    def evidence(self):
+        return self.result().evidence
+
+    @property
+    def counterexample(self) -> str | None:
+        return self.result().counterexample
+
+    def decided(self, kind: Kind | None = None, outcome: Outcome | None = None) -> list[Decision]:
+        return [
+            d
+            for d in self.decisions
+            if (kind is None or d.instance.kind is kind) and (outcome is None or d.outcome is outcome)
+        ]
