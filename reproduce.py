@@ -17,6 +17,7 @@ Exit status:
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import signal
@@ -31,7 +32,7 @@ from udpm import expectations
 from udpm.certificates import export_certificates
 from udpm.claims import Context, Status, catalog, dependency_order, judge, load_checkers, run_check, select
 from udpm.errors import HarnessError, InvalidInput
-from udpm.report import PAPERS, Outcome, document, errata_markdown, problems_of, summary
+from udpm.report import PAPERS, Outcome, document, errata_markdown, problems_of, schema_problems, summary
 from udpm.tables import PAPER_TABLES
 
 EXIT_OK, EXIT_REGRESSION, EXIT_BAD_INPUT, EXIT_INCONCLUSIVE, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
@@ -172,8 +173,15 @@ def run(args: argparse.Namespace) -> int:
         "selection": args.only or None,
         "paper": args.paper,
     }
+    text = document(outcomes, run_info)
+    broken = schema_problems(json.loads(text))
+    if broken:  # a record the published schema does not describe is a regression of the harness itself
+        print("FAILED: the results document does not match udpm/results.schema.json:")
+        for line in broken:
+            print(f"  {line}")
+        return EXIT_REGRESSION
     if args.json:
-        expectations.atomic_write(args.json, document(outcomes, run_info))
+        expectations.atomic_write(args.json, text)
         print(f"wrote {args.json}")
     shutil.rmtree(CERTIFICATES, ignore_errors=True)  # this run's certificates only
     certificates = export_certificates({o.claim.id: o.result for o in outcomes}, CERTIFICATES)

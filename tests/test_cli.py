@@ -7,11 +7,15 @@ real golden files are never touched.
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
+import jsonschema
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -29,8 +33,13 @@ def project(tmp_path: Path) -> Path:
     """A throwaway copy of the code and paper_tables/ (reproduce.py puts its own directory first on sys.path)."""
     for name in ("udpm", "proofs", "experiments", "paper_tables"):
         shutil.copytree(ROOT / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__", "figures"))
-    shutil.copy(ROOT / "reproduce.py", tmp_path / "reproduce.py")
+    for name in ("reproduce.py", "README.md"):
+        shutil.copy(ROOT / name, tmp_path / name)
     return tmp_path
+
+
+def schema() -> dict:
+    return json.loads((ROOT / "udpm" / "results.schema.json").read_text())
 
 
 def test_list_names_every_claim_in_claims_md():
@@ -52,22 +61,28 @@ def test_fast_claims_pass_and_json_has_the_schema(tmp_path):
     proc = run(*FAST, "--json", str(out))
     assert proc.returncode == 0, proc.stdout + proc.stderr
     doc = json.loads(out.read_text())
-    assert doc["schema"] == 1 and set(doc["summary"]) >= {"by_status", "by_paper", "errata"}
+    jsonschema.Draft202012Validator(schema()).validate(doc)
+    assert doc["schema"] == 2 and set(doc["summary"]) >= {"by_status", "by_paper", "errata"}
     row = next(c for c in doc["claims"] if c["id"] == "grs2011.fig1b")
-    assert {"id", "paper", "where", "status", "expected", "evidence", "scope", "seconds", "values"} <= set(row)
-    assert row["status"] == "reproduced" and row["scope"] == {"n_max": 5, "alphas": ["1/2"], "samples": None}
+    assert row["status"] == "reproduced" and row["grid"]["table"] == [{"alphas": ["1/2"], "n": [5]}]
     assert row["values"]["T"].startswith("[[2/3, 1/6, 1/12")
 
 
-def test_two_runs_write_identical_json_apart_from_timings(tmp_path):
+def test_the_schema_rejects_a_declared_verdict_without_instances(tmp_path):
+    out = tmp_path / "out.json"
+    assert run("--only", "zlcn2013.def6", "--json", str(out)).returncode == 0
+    doc = json.loads(out.read_text())
+    doc["claims"][0]["instances"]["decided"] = 0
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.Draft202012Validator(schema()).validate(doc)
+
+
+def test_two_runs_write_identical_claim_records(tmp_path):
     docs = []
     for k in range(2):
         path = tmp_path / f"run{k}.json"
         assert run(*FAST, "--json", str(path)).returncode == 0
-        doc = json.loads(path.read_text())
-        for c in doc["claims"]:
-            c.pop("seconds")
-        docs.append(doc)
+        docs.append(json.loads(path.read_text())["claims"])
     assert docs[0] == docs[1]
 
 
@@ -114,17 +129,24 @@ def test_bad_arguments_exit_2():
     assert run("--paper", "nope").returncode == 2
 
 
-def test_parallel_jobs_give_the_same_statuses(tmp_path):
-    a, b = tmp_path / "a.json", tmp_path / "b.json"
-    assert run(*FAST, "--json", str(a)).returncode == 0
-    assert run(*FAST, "--jobs", "2", "--json", str(b)).returncode == 0
-    strip = lambda p: [(c["id"], c["status"], c["values"]) for c in json.loads(p.read_text())["claims"]]  # noqa: E731
-    assert strip(a) == strip(b)
+def test_jobs_and_filters_give_byte_identical_claim_records(tmp_path):
+    """A serial run, a --jobs 2 run, and filtered runs merged by claim: the same records, byte for byte."""
+    serial, parallel = tmp_path / "a.json", tmp_path / "b.json"
+    assert run(*FAST, "--json", str(serial)).returncode == 0
+    assert run(*FAST, "--jobs", "2", "--json", str(parallel)).returncode == 0
+    parts = []
+    for k, pattern in enumerate(("grs2011.fig1*", "gs2010.appB", "zlcn2013.def6")):
+        parts.append(tmp_path / f"part{k}.json")
+        assert run("--only", pattern, "--json", str(parts[-1])).returncode == 0
+    records = [sys.executable, "-m", "udpm.records", "same"]
+    for other in ([parallel], parts):
+        proc = subprocess.run([*records, str(serial), *map(str, other)], cwd=ROOT, capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
-def test_a_check_that_runs_out_of_time_is_inconclusive_and_fails_the_run():
+def test_a_check_that_runs_out_of_time_is_inconclusive_and_exits_3():
     proc = run("--only", "grs2011.ex2.2", "--claim-timeout", "0.01")
-    assert proc.returncode == 1
+    assert proc.returncode == 3
     assert "inconclusive" in proc.stdout and "wall-clock bound" in proc.stdout
 
 
@@ -147,7 +169,94 @@ def test_full_runs_compare_statuses_not_quick_golden_values(project):
     assert run("--only", "grs2011.fig1b", "--full", "--update-expected", cwd=project).returncode == 2
 
 
-def test_a_solver_timeout_is_inconclusive_and_fails_the_run():
+def test_a_solver_timeout_is_inconclusive_and_exits_3():
     proc = run("--only", "grs2011.lemma5.9", "--solver-timeout", "0.001")
-    assert proc.returncode == 1
+    assert proc.returncode == 3
     assert "status inconclusive" in proc.stdout and "z3 answered unknown" in proc.stdout
+
+
+def test_update_expected_refuses_undecided_claims_and_writes_nothing(project):
+    golden = project / "paper_tables" / "expected.json"
+    before = golden.read_bytes()
+    proc = run("--only", "grs2011.ex2.2", "--claim-timeout", "0.01", "--update-expected", cwd=project)
+    assert proc.returncode == 2 and "refusing to store" in proc.stderr and "grs2011.ex2.2" in proc.stderr
+    assert golden.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    "make, message",
+    [
+        (lambda d: d, "is a directory"),
+        (lambda d: d / "missing" / "out.json", "does not exist"),
+    ],
+)
+def test_an_unusable_json_path_is_refused_before_any_check_runs(tmp_path, make, message):
+    started = time.perf_counter()
+    proc = run("--only", "grs2011.ex2.2", "--json", str(make(tmp_path)))
+    assert proc.returncode == 2 and message in proc.stderr and "Traceback" not in proc.stderr
+    assert "checking" not in proc.stderr and time.perf_counter() - started < 60
+
+
+def test_every_only_pattern_must_match():
+    proc = run("--only", "grs2011.fig1b", "--only", "grs2011.typo")
+    assert proc.returncode == 2 and "'grs2011.typo'" in proc.stderr and proc.stderr.count("\n") == 1
+
+
+def test_a_float_in_a_printed_transcription_is_bad_input(project):
+    path = project / "paper_tables" / "printed" / "grs2011.json"
+    data = json.loads(path.read_text())
+    data["items"]["fig1b"]["values"][0][0] = 0.6667
+    path.write_text(json.dumps(data))
+    proc = run("--only", "grs2011.fig1b", cwd=project)
+    assert proc.returncode == 2 and "0.6667 is a float" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_written_files_keep_their_mode_and_certificates_are_this_runs_only(project):
+    out = project / "out.json"
+    out.write_text("{}")
+    out.chmod(0o644)
+    stale = project / "build" / "certificates" / "stale.cert.json"
+    stale.parent.mkdir(parents=True)
+    stale.write_text("{}")
+    assert run("--only", "zlcn2013.def6", "--json", str(out), cwd=project).returncode == 0
+    assert out.stat().st_mode & 0o777 == 0o644
+    assert not stale.exists()
+
+
+SLOW_Z3_CHECK = '''
+import os, pathlib
+import z3
+from udpm.claims import checks
+from udpm.smt import decide
+
+@checks("grs2009.fn3")
+def slow(ctx):
+    pathlib.Path(os.environ["UDPM_TEST_MARKER"]).write_text("in z3")
+    xs = [z3.Int(f"x{i}") for i in range(40)]
+    decide([z3.Sum([x * x * x for x in xs]) == 12345678901, *[x > 0 for x in xs], z3.Distinct(xs)], timeout_s=300)
+'''
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_sigint_during_a_z3_call_stops_the_run_with_130_and_writes_nothing(project, jobs):
+    (project / "proofs" / "footnotes.py").write_text(SLOW_Z3_CHECK)
+    marker, out = project / "marker", project / "out.json"
+    readme = (project / "README.md").read_bytes()
+    env = {**os.environ, "UDPM_TEST_MARKER": str(marker)}
+    cmd = [sys.executable, "reproduce.py", "--only", "grs2009.fn3", "--jobs", jobs, "--json", str(out)]
+    proc = subprocess.Popen(cmd, cwd=project, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while not marker.exists() and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.1)
+    assert marker.exists(), "the check never reached its z3 call"
+    time.sleep(1.0)
+    proc.send_signal(signal.SIGINT)
+    try:
+        stdout, stderr = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        pytest.fail("the run hung after SIGINT")
+    assert proc.returncode == 130, stdout + stderr
+    assert "interrupted" in stderr and "Traceback" not in stderr
+    assert not out.exists() and not (project / "build" / "certificates").exists()
+    assert (project / "README.md").read_bytes() == readme

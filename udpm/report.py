@@ -6,6 +6,7 @@ import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from .claims import Claim
 from .evidence import Result, Status
@@ -70,6 +71,18 @@ def document(outcomes: Sequence[Outcome], run: Mapping[str, object]) -> str:
         "seconds": {o.claim.id: round(o.seconds, 3) for o in outcomes},
     }
     return json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
+
+
+SCHEMA_FILE = Path(__file__).with_name("results.schema.json")
+
+
+def schema_problems(doc: Mapping) -> list[str]:
+    """Where ``doc`` breaks udpm/results.schema.json (empty when it conforms), first 5 only."""
+    import jsonschema
+
+    validator = jsonschema.Draft202012Validator(json.loads(SCHEMA_FILE.read_text(encoding="utf-8")))
+    errors = sorted(validator.iter_errors(doc), key=lambda e: list(map(str, e.absolute_path)))
+    return [f"{'/'.join(map(str, e.absolute_path)) or '(top)'}: {e.message}" for e in errors[:5]]
 
 
 def errata_markdown(outcomes: Sequence[Outcome]) -> str:
