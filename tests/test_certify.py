@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 from fractions import Fraction as F
 
 import pytest
@@ -11,9 +12,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from udpm.certify import (
+    _check,
+    _check_unique,
     _Clock,
     _dual_simplex,
+    _full_point,
+    _q,
     _two_phase,
+    check_certified,
     is_vertex,
     sign_of,
     solve,
@@ -199,3 +205,141 @@ def test_dependent_equality_rows_are_handled():
     for cand in (None, [0, 1]):
         c = solve(lp, timeout_s=10, candidate=cand)
         assert c.x == (0, 1) and c.objective == 0 and c.unique is True
+
+
+# ---------------------------------------------------------------- guard rails: one corrupted condition at a time
+#
+# A genuine certified optimum is corrupted in exactly one condition; the exact check must reject it with a message
+# that starts with the condition's name.  Equal objectives cannot be broken alone inside _check: with A z = b exact,
+# c·z - b·y = d·z, which complementary slackness already forces to 0.  It is exercised where it can fail alone, on
+# the stated objective (check_certified).
+
+
+def slack_lp() -> LinearProgram:
+    """two_row_lp plus a loose row x + y <= 10 (slack 28/3 at the optimum): a '<=' slack column to corrupt."""
+    lp = two_row_lp()
+    loose = Constraint(((0, F(1)), (1, F(1))), "<=", F(10), "loose")
+    return LinearProgram(lp.names, lp.objective, (*lp.rows, loose), "slack lp")
+
+
+def degenerate_lp() -> LinearProgram:
+    """Three >= rows through the optimum (2/3, 2/3), the third parallel to the objective: degenerate, unique."""
+    lp = two_row_lp()
+    third = Constraint(((0, F(1)), (1, F(1))), ">=", F(4, 3), "parallel")
+    return LinearProgram(lp.names, lp.objective, (*lp.rows, third), "degenerate lp")
+
+
+def _exact_parts(c):
+    std = standard_form(c.lp)
+    z = _full_point(std, c.x)
+    y = [[_q(c.y_components[t][k]) for t in range(len(std.atoms))] for k in range(std.m)]
+    return std, z, y, list(c.basis)
+
+
+def _fy(values):
+    return [[_q(v)] for v in values]
+
+
+@pytest.fixture(scope="module")
+def slack_cert():
+    c = solve(slack_lp(), timeout_s=10)
+    assert c.x == (F(2, 3), F(2, 3)) and c.y == (F(1, 3), F(1, 3), 0) and c.unique is True
+    return c
+
+
+@pytest.fixture(scope="module")
+def degenerate_cert():
+    c = solve(degenerate_lp(), timeout_s=10, candidate=[F(2, 3), F(2, 3)])
+    assert c.unique is True and c.y == (0, 0, 1) and "uniqueness_dual" in c.extra  # d = 0 on two nonbasic slacks
+    return c
+
+
+def test_genuine_certificates_pass_every_check(slack_cert, degenerate_cert):
+    for c in (slack_cert, degenerate_cert, solve(two_row_lp(), timeout_s=10)):
+        std, z, y, basis = _exact_parts(c)
+        _check(std, z, y, basis, _Clock(10))
+        check_certified(c)
+    user = BayesianUser.of([F(1, 4), 0, F(1, 4), 0, F(1, 4), F(1, 4)], power_loss(5, sympy.Rational(3, 2)))
+    check_certified(solve(bayesian_lp(user, F(1, 2)), timeout_s=60))  # irrational objective
+
+
+E = F(1, 10)
+CHECK_CORRUPTIONS = [
+    # (id, new z (None: keep), new y per row (None: keep), message pattern)
+    ("negative variable", [F(-1, 10), F(2, 3), 0, 0, F(28, 3)], None, r"^primal feasibility: column 0 \(x\) is -1/10"),
+    ("negative slack", [F(6), F(6), 16, 16, F(-2)], None, r"^primal feasibility: column 4 \(slack\(loose\)\)"),
+    ("row violated", [F(2, 3) + F(1, 7), F(2, 3), 0, 0, F(28, 3)], None, r"^primal feasibility: row 0"),
+    ("variable reduced cost", None, [F(4, 3), F(1, 3), 0], r"^dual feasibility: reduced cost of column 0 \(x\)"),
+    # wrong sign of y on a >= row: the slack column's reduced cost is negative (x, y stay dual feasible)
+    ("slack dual, >= row", None, [F(-1, 3), F(1, 3), 0], r"^dual feasibility: reduced cost of column 2 \(slack"),
+    # wrong sign of y on the <= row alone, compensated so that d_x = d_y = 0 still
+    ("slack dual, <= row", None, [F(3, 10), F(3, 10), E], r"^dual feasibility: .*slack\(loose\)"),
+    ("slackness at a variable", None, [0, 0, 0], r"^complementary slackness: column 0 \(x\)"),
+    # y != 0 on the loose row, compensated so that d_x = d_y = 0: only the slack column breaks slackness
+    (
+        "slackness at a slack",
+        None,
+        [F(1, 3) + E / 3, F(1, 3) + E / 3, -E],
+        r"^complementary slackness: .*slack\(loose\)",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    "z_new, y_new, pattern", [c[1:] for c in CHECK_CORRUPTIONS], ids=[c[0] for c in CHECK_CORRUPTIONS]
+)
+def test_exact_check_rejects_each_corrupted_condition(slack_cert, z_new, y_new, pattern):
+    std, z, y, basis = _exact_parts(slack_cert)
+    if z_new is not None:
+        z = [_q(v) for v in z_new]
+    if y_new is not None:
+        y = _fy(y_new)
+    with pytest.raises(CertificationFailed, match=pattern):
+        _check(std, z, y, basis, _Clock(10))
+
+
+def test_slackness_corruptions_also_open_an_objective_gap(slack_cert):
+    """Why no corruption breaks equal objectives alone in _check: b·y moves with every slackness failure."""
+    std = standard_form(slack_cert.lp)
+    for y_new in ([0, 0, 0], [F(1, 3) + E / 3, F(1, 3) + E / 3, -E]):
+        assert sum(std.b[k] * _q(v) for k, v in enumerate(y_new)) != F(4, 3)
+
+
+def test_check_certified_rejects_each_corrupted_claim(slack_cert, degenerate_cert):
+    cases = [
+        (replace(slack_cert, x=(F(2, 3), F(1, 2))), "^primal feasibility"),
+        (replace(slack_cert, x=(F(6), F(6))), r"^primal feasibility: column 4 \(slack\(loose\)\)"),
+        (replace(slack_cert, y_components=((F(3, 10), F(3, 10), E),)), r"^dual feasibility: .*slack\(loose\)"),
+        (replace(slack_cert, y_components=((F(1, 3) + E / 3, F(1, 3) + E / 3, -E),)), "^complementary slackness"),
+        (replace(slack_cert, objective=F(5, 3)), "^equal objectives: stated objective 5/3"),
+        (replace(degenerate_cert, extra={}), "^uniqueness: the optimum is not proved unique"),
+        (replace(degenerate_cert, extra={"uniqueness_dual": (F(1), F(1), F(-2))}), "^uniqueness: .*b·u = 4/3"),
+        # b·u = 0 but -A_j·u < 0 on a column with reduced cost 0 (x: u·(1, 2, 1) = 1 > 0)
+        (
+            replace(degenerate_cert, extra={"uniqueness_dual": (F(0), F(2), F(-3))}),
+            r"^uniqueness: the witness has -A_j·u < 0 at column 0 \(x\)",
+        ),
+    ]
+    for bad, pattern in cases:
+        with pytest.raises(CertificationFailed, match=pattern):
+            check_certified(bad)
+
+
+def test_a_false_uniqueness_claim_is_rejected_and_never_made():
+    """min x + 2y over two_row_lp's region: the whole edge x + 2y = 2, 2/3 <= x <= 2, is optimal."""
+    lp = two_row_lp()
+    lp = LinearProgram(lp.names, ((0, F(1)), (1, F(2))), lp.rows, "edge")
+    for cand in (None, [F(2, 3), F(2, 3)], [F(2), F(0)]):
+        c = solve(lp, timeout_s=10, candidate=cand)
+        assert c.objective == 2 and c.unique is False
+        check_certified(c)  # unique=False claims nothing
+        with pytest.raises(CertificationFailed, match=r"^uniqueness"):
+            check_certified(replace(c, unique=True))
+    flat_face = LinearProgram(("x", "y"), ((0, F(1)), (1, F(1))), (Constraint(((0, F(1)), (1, F(1))), ">=", F(1)),))
+    c = solve(flat_face, timeout_s=10)
+    with pytest.raises(CertificationFailed, match=r"^uniqueness"):
+        check_certified(replace(c, unique=True))
+    std = standard_form(c.lp)
+    reduced = dict.fromkeys(range(std.ncols), 0)  # as if every reduced cost were 0: nothing pins the face
+    with pytest.raises(CertificationFailed, match=r"^uniqueness"):
+        _check_unique(std, reduced, None, _Clock(10))

@@ -12,9 +12,10 @@ returns rests on a float tolerance:
    independent columns when the vertex is degenerate, or HiGHS's basis.
    ``z_B = A_B^-1 b`` and the dual ``y = A_B^-T c_B`` are solved exactly by
    sparse Gaussian elimination over FLINT rationals (fmpq).
-3. *Check exactly.*  Primal feasibility (z_B >= 0), dual feasibility (every
-   reduced cost ``d_j = c_j - A_j·y >= 0``) and equal objectives ``c·z = b·y``.
-   By weak duality this proves optimality.
+3. *Check exactly.*  Primal feasibility (z >= 0, A z = b), dual feasibility
+   (every reduced cost ``d_j = c_j - A_j·y >= 0``, slack columns included),
+   complementary slackness and equal objectives ``c·z = b·y``.  By weak
+   duality this proves optimality.  Each failure names its condition.
 4. *Repair.*  If the reduced costs are not all >= 0 the exact primal simplex
    (Bland's rule, so it terminates on degenerate vertices) pivots on to a
    dual-feasible basis; if the proposed basis is not even primal feasible
@@ -37,7 +38,11 @@ If every nonbasic reduced cost is > 0, F contains only the basic solution:
 unique.  Otherwise let Z be the nonbasic columns with d_j = 0; on F the basic
 variables are determined by z_Z (``z_B = A_B^-1(b - A_Z z_Z)``), so F is a
 single point iff ``max sum_{j in Z} z_j`` over F is 0.  That auxiliary LP is
-solved and certified by this module as well (a rational objective).
+solved and certified by this module as well (a rational objective); its dual
+u is kept as the uniqueness witness (``Certified.extra["uniqueness_dual"]``)
+and the claim is re-proved from y and u alone (:func:`_check_unique`), which
+is what the standard-library checker in udpm.certificates repeats.
+:func:`check_certified` re-checks every condition of a Certified result.
 
 >>> from fractions import Fraction as F
 >>> from udpm.programs import LinearProgram, Constraint
@@ -631,43 +636,66 @@ def _two_phase(std: _Std, clock: _Clock):
 # ---------------------------------------------------------------- the public entry points
 
 
+def _label(std: _Std, j: int) -> str:
+    return f"column {j} ({column_label(std.lp, j)})"
+
+
 def _check(std: _Std, z: list[flint.fmpq], y: list[list[flint.fmpq]], basis: list[int], clock: _Clock):
-    """Independent exact checks of primal feasibility, dual feasibility and equal objectives."""
-    if any(v < 0 for v in z[: std.ncols]):
-        raise CertificationFailed("primal point has a negative entry")
+    """Independent exact checks, in this order, each failure naming its condition:
+
+    primal feasibility (z >= 0 on every standard-form column, A z = b), dual feasibility (every
+    reduced cost d_j = c_j - A_j·y >= 0, slack columns included: that is the sign of y on each
+    inequality row), complementary slackness (d_j > 0 only where z_j = 0) and equal objectives
+    (c·z = b·y, atom by atom).  Returns {column: sign of d_j}.
+
+    Given exact primal feasibility A z = b, c·z - b·y = d·z, so once complementary slackness holds
+    the objectives are equal: no corruption can break equal objectives alone here (the check stays
+    as a guard); :func:`check_certified` also compares the stated objective.
+    """
+    if len(z) < std.ncols or len(y) != std.m or any(len(yk) != len(std.atoms) for yk in y):
+        raise CertificationFailed("malformed: primal or dual has the wrong length")
+    for j in range(std.ncols):
+        if z[j] < 0:
+            raise CertificationFailed(f"primal feasibility: {_label(std, j)} is {_f(z[j])} < 0")
     act = [ZERO] * std.m
     for j in range(std.ncols):
         if z[j] != 0:
             for k, a in std.cols[j].items():
                 act[k] += a * z[j]
-    if act != std.b:
-        raise CertificationFailed("primal point violates an equality of the standard form")
+    for k in range(std.m):
+        if act[k] != std.b[k]:
+            raise CertificationFailed(
+                f"primal feasibility: row {k} ({std.lp.rows[k].name or k}) of the standard form gives "
+                f"{_f(act[k])} != {_f(std.b[k])}"
+            )
     B = _Basis.__new__(_Basis)
     B.std, B.basis, B.clock = std, basis, clock
     reduced = {}
     for j in range(std.ncols):
         if j % 512 == 0:
             clock.tick("dual check")
-        d = B.reduced(y, j)
-        s = sign_of(d)
-        if s < 0:
-            raise CertificationFailed(f"reduced cost of column {j} is negative")
-        if s > 0 and z[j] != 0:
-            raise CertificationFailed(f"complementary slackness fails at column {j}")
-        reduced[j] = s
+        reduced[j] = sign_of(B.reduced(y, j))
+        if reduced[j] < 0:
+            raise CertificationFailed(f"dual feasibility: reduced cost of {_label(std, j)} is negative")
+    for j in range(std.ncols):
+        if reduced[j] > 0 and z[j] != 0:
+            raise CertificationFailed(
+                f"complementary slackness: {_label(std, j)} has reduced cost > 0 and value {_f(z[j])} != 0"
+            )
     for t in range(len(std.atoms)):
         primal = sum((std.c[t].get(j, ZERO) * z[j] for j in range(std.nx)), ZERO)
         dual = sum((std.b[k] * y[k][t] for k in range(std.m)), ZERO)
         if primal != dual:
-            raise CertificationFailed("primal and dual objectives differ")
+            raise CertificationFailed(f"equal objectives: primal {_f(primal)} != dual {_f(dual)} (atom {std.atoms[t]})")
     return reduced
 
 
-def _decide_unique(std: _Std, z, basis, reduced, clock: _Clock) -> bool:
+def _decide_unique(std: _Std, z, basis, reduced, clock: _Clock) -> tuple[bool, tuple[Fraction, ...] | None]:
+    """(unique?, witness u): u is the certified dual of the optimal-face LP when one was needed."""
     in_basis = set(basis)
     free = [j for j in range(std.ncols) if j not in in_basis and reduced[j] == 0]
     if not free:
-        return True
+        return True, None
     from .programs import Constraint, LinearProgram
 
     # The optimal face as an LP over the standard-form columns, with z_j = 0 for d_j > 0.
@@ -685,8 +713,72 @@ def _decide_unique(std: _Std, z, basis, reduced, clock: _Clock) -> bool:
     try:
         aux = _solve(face, clock, start, decide_unique=False)
     except Unbounded:
-        return False  # an unbounded optimal face is not a point
-    return aux.objective == 0
+        return False, None  # an unbounded optimal face is not a point
+    if aux.objective != 0:
+        return False, None
+    return True, aux.y_components[0]
+
+
+def _check_unique(std: _Std, reduced: dict[int, int], witness: Sequence[object] | None, clock: _Clock) -> None:
+    """Exact check that the optimum certified by a dual with reduced-cost signs ``reduced`` is unique.
+
+    Every optimal z lies on the face F = {z >= 0 : A z = b, z_j = 0 where d_j > 0}.  The witness u
+    (one value per row; None means u = 0) must satisfy b·u = 0 and -A_j·u >= 0 for every column j
+    with d_j = 0.  Then for z in F, sum_j (-A_j·u) z_j = -b·u = 0 forces z_j = 0 wherever
+    -A_j·u > 0, so F lies in {A_R z_R = b} for R = {j : d_j = 0, A_j·u = 0}; if the columns R
+    are linearly independent F is one point.  With u = 0 this is strict complementarity plus an
+    independent support.  Raises CertificationFailed("uniqueness: ...") otherwise.
+    """
+    u = [ZERO] * std.m if witness is None else [_q(v) for v in witness]
+    if len(u) != std.m:
+        raise CertificationFailed(f"uniqueness: the witness has {len(u)} entries for {std.m} rows")
+    bu = sum((std.b[k] * u[k] for k in range(std.m)), ZERO)
+    if bu != 0:
+        raise CertificationFailed(f"uniqueness: the witness has b·u = {_f(bu)} != 0")
+    free = []
+    for j in range(std.ncols):
+        if reduced[j] != 0:
+            continue
+        au = sum((a * u[k] for k, a in std.cols[j].items()), ZERO)
+        if au > 0:
+            raise CertificationFailed(f"uniqueness: the witness has -A_j·u < 0 at {_label(std, j)} (reduced cost 0)")
+        if au == 0:
+            free.append(j)
+    if sparse_rank([std.cols[j] for j in free], clock) != len(free):
+        raise CertificationFailed(
+            f"uniqueness: the optimum is not proved unique: the {len(free)} columns with reduced cost 0 "
+            "that the witness does not pin to 0 are linearly dependent"
+        )
+
+
+def check_certified(c: Certified, *, timeout_s: float = 600) -> None:
+    """Re-check a :class:`Certified` exactly, from its LP, x, dual components, objective and unique flag.
+
+    Raises CertificationFailed whose message starts with the failed condition: primal feasibility,
+    dual feasibility, complementary slackness, equal objectives or uniqueness (a claimed
+    ``unique=True`` is re-proved with the witness in ``c.extra["uniqueness_dual"]``, see
+    :func:`_check_unique`; ``unique`` False or None claims nothing).
+    """
+    clock = _Clock(timeout_s)
+    std = standard_form(c.lp)
+    if [str(a) for a in std.atoms] != list(c.atoms) or len(c.y_components) != len(std.atoms):
+        raise CertificationFailed(f"malformed: atoms {list(c.atoms)} do not match the objective's")
+    z = _full_point(std, c.x)
+    if z is None:
+        raise CertificationFailed(f"malformed: x has {len(c.x)} entries for {std.nx} variables")
+    if any(len(comp) != std.m for comp in c.y_components):
+        raise CertificationFailed(f"malformed: the dual needs {std.m} entries per atom")
+    y = [[_q(c.y_components[t][k]) for t in range(len(std.atoms))] for k in range(std.m)]
+    reduced = _check(std, z, y, list(c.basis), clock)
+    stated = split_coefficient(c.objective)
+    computed = {
+        std.atoms[t]: _f(sum((std.c[t].get(j, ZERO) * z[j] for j in range(std.nx)), ZERO))
+        for t in range(len(std.atoms))
+    }
+    if stated != {a: v for a, v in computed.items() if v}:
+        raise CertificationFailed(f"equal objectives: stated objective {c.objective} != c·x = {combo_value(computed)}")
+    if c.unique:
+        _check_unique(std, reduced, c.extra.get("uniqueness_dual"), clock)
 
 
 def solve(
@@ -744,7 +836,9 @@ def _solve(lp: LinearProgram, clock: _Clock, candidate, decide_unique: bool) -> 
         basis, z, y, pivots = _two_phase(std, clock)
         proposer = "exact two-phase simplex"
         reduced = _check(std, z, y, basis, clock)
-    unique = _decide_unique(std, z, basis, reduced, clock) if decide_unique else None
+    unique, witness = _decide_unique(std, z, basis, reduced, clock) if decide_unique else (None, None)
+    if unique:
+        _check_unique(std, reduced, witness, clock)  # the claim as exported: re-provable from y and the witness
     ncomp = len(std.atoms)
     y_comp = tuple(tuple(_f(y[k][t]) for k in range(std.m)) for t in range(ncomp))
     y_val = tuple(combo_value({std.atoms[t]: y_comp[t][k] for t in range(ncomp)}) for k in range(std.m))
@@ -765,6 +859,7 @@ def _solve(lp: LinearProgram, clock: _Clock, candidate, decide_unique: bool) -> 
         y_comp,
         proposer,
         pivots,
+        extra={} if witness is None else {"uniqueness_dual": witness},
     )
 
 
@@ -832,6 +927,7 @@ def is_vertex(lp: LinearProgram, x: Sequence[object]) -> bool:
 
 __all__ = [
     "Certified",
+    "check_certified",
     "column_label",
     "is_vertex",
     "sign_of",
