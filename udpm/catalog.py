@@ -86,7 +86,7 @@ CLAIMS: tuple[Claim, ...] = (
     C('zlcn2013.yhat', 'Section 3.2.2', 'For the prior rho stated: y-hat is the only optimum.', 'bounded, symbolic alpha'),
     C('zlcn2013.lemma1', 'Lemma 1, Corollary 1', 'Deriving (1/(a+1), a/(a+1)) forces all privacy constraints tight.', 'bounded, SMT'),
     C('zlcn2013.lemma2', 'Lemma 2', 'No DP matrix derives both x-hat and y-hat.', 'bounded, SMT (fixed and symbolic alpha)'),
-    C('zlcn2013.lemma3', 'Lemma 3, Corollary 2', 'General-n vectors x, y are only optima for some consumers (find them); no DP matrix derives both.', 'bounded'),
+    C('zlcn2013.lemma3', 'Lemma 3, Corollary 2', 'General-n vectors x, y are only optima for some consumers (find them); no DP matrix derives both.', 'bounded', depends_on=('zlcn2013.lemma2',)),
     C('zlcn2013.thm2', 'Theorem 2', 'No universally utility-maximizing mechanism for count-range queries.', 'bounded'),
     C('zlcn2013.thm3', 'Theorem 3', "No DP mechanism maximizes every consumer's utility (2x2 construction).", 'bounded, SMT'),
     C('zlcn2013.thm4', 'Theorem 4', 'The range-restricted geometric mechanism is 2-approximate; report the worst ratio found.', 'sampled + bounded search'),
