@@ -6,29 +6,52 @@ import sympy as sp
 
 from proofs import determinants as d
 from udpm.claims import Context, Status
+from udpm.evidence import grid_text
+from udpm.instances import ALL_N, BOUNDED, Outcome
 
 CTX = Context(quick=True)
 
 
-def test_table2_proved():
-    assert d.table2(CTX).status is Status.PROVED
+def _grid(rec, kind):
+    return grid_text(rec.result().grid[str(kind)])
+
+
+def test_table2_proved_and_grid():
+    rec = d.table2(CTX)
+    assert rec.status is Status.PROVED
+    assert _grid(rec, BOUNDED) == "alpha=1/2, 1/3, 9/10, 1/100: n=2..8"
+    assert len(rec.decided(ALL_N, Outcome.HOLDS)) == 5  # 4 symbolic cases + the printed cells
 
 
 def test_table2_dropped_boundary_factor_refuted():
     wrong = lambda i, j, boundary: (1 - d.a) / (1 + d.a) * d.a ** sp.Abs(i - j)  # noqa: E731  no 1/(1-a) in cols 1, n
     r = d.table2(CTX, printed_g=wrong)
-    assert r.status is Status.REFUTED and "[0][0]" in r.counterexample
+    assert r.status is Status.REFUTED and "alpha=1/2, distance 0" in r.counterexample
 
 
 def test_lemma1_proved_with_indexing_erratum():
     r = d.det_g_prime(CTX)
     assert r.status is Status.PROVED
     assert any(e.cls == "typo" for e in r.errata)
+    assert _grid(r, BOUNDED) == "alpha=symbolic alpha in (0,1): n=2..12"
+    assert "rsolve" in r.values["all-n step"]
 
 
 def test_lemma1_wrong_exponent_refuted():
     r = d.det_g_prime(CTX, exponent=lambda m: m)  # off by one: Definition 4 size read as Table 2 size
     assert r.status is Status.REFUTED and "m=2" in r.counterexample
+
+
+def test_lemma1_wrong_only_above_32_refuted():
+    """A claimed exponent right for every size the bounded check reaches, wrong from m = 33: the all-n step
+    (the solved recurrence at symbolic m) refutes it, with the exact determinant at m = 33."""
+    late = lambda m: sp.Piecewise((m - 1, m <= 32), (m, True))  # noqa: E731
+    r = d.det_g_prime(Context(quick=False), exponent=late)
+    assert r.status is Status.REFUTED and r.evidence.value == "all-n" and "size m=33" in r.counterexample
+    assert not r.decided(BOUNDED, Outcome.COUNTEREXAMPLE)  # the bounded sizes 2..32 all pass
+    plain = lambda m: m - 1 if m <= 32 else m  # noqa: E731  a Python branch, no symbolic m: found by search
+    r = d.det_g_prime(CTX, exponent=plain)
+    assert r.status is Status.REFUTED and "size m=33" in r.counterexample
 
 
 def test_lemma1_perturbed_matrix_refuted():
@@ -45,17 +68,29 @@ def test_lemma2_proved():
     r = d.column_replacement_determinants(CTX)
     assert r.status is Status.PROVED
     assert "consistent" in r.values["printed 3x3 step"]
+    rows = r.result().grid[str(BOUNDED)]
+    assert rows == [{"alphas": ["symbolic alpha in (0,1)"], "n": list(range(2, 13))}]
+    assert {dd.instance.method for dd in r.decided(BOUNDED) if dd.instance.n == 7} == {
+        "certificate G' Tri = (1-a^2) I, then Cramer"
+    }  # the direct Bareiss determinants stop at n = 6 in the quick run
 
 
 def test_lemma2_power_n_minus_3_refuted():
-    r = d.column_replacement_determinants(CTX, power=lambda m: m - 3 if m > 2 else 0)
-    assert r.status is Status.REFUTED and "size m=3" in r.counterexample
+    r = d.column_replacement_determinants(CTX, power=lambda m: m - 3)
+    assert r.status is Status.REFUTED and "size m=2" in r.counterexample
+
+
+def test_lemma2_power_wrong_only_above_32_refuted():
+    late = lambda m: sp.Piecewise((m - 2, m <= 32), (m - 3, True))  # noqa: E731
+    r = d.column_replacement_determinants(Context(quick=False), power=late)
+    assert r.status is Status.REFUTED and "size m=33" in r.counterexample and "alpha=1/2" in r.counterexample
+    assert not r.decided(BOUNDED, Outcome.COUNTEREXAMPLE)
 
 
 def test_lemma2_flipped_sign_refuted():
-    def flipped(m, i):
-        row = d.tridiagonal(m)[i]
-        return [-c if k != i else c for k, c in enumerate(row)]  # +a instead of -a
+    def flipped(kind):
+        prev, self_, nxt = d.lemma2_functional(kind)
+        return (-prev, self_, -nxt)  # +a instead of -a
 
     r = d.column_replacement_determinants(CTX, functional=flipped)
     assert r.status is Status.REFUTED and "alpha=1/2" in r.counterexample
