@@ -1,11 +1,14 @@
 """Non-oblivious mechanisms over explicit databases D^n (grs2011 Section 6 and Appendix C, grs2009 Section 6).
 
 - Propositions grs2011 6.1 / grs2009 6.2: under the worst-extension objective (9) averaging over databases
-  with the same count gives an oblivious alpha-DP mechanism that is no worse; the database-level LP optimum
-  equals the oblivious one.
+  with the same count gives an oblivious alpha-DP mechanism that is no worse.  For one database space D^n
+  (|D|, predicate) and one alpha, Farkas multipliers show that every averaged DP inequality is a non-negative
+  combination of the database-level DP inequalities and x >= 0, so averaging keeps alpha-DP for EVERY
+  alpha-DP mechanism; (9) of the average is sum_i p_i mean_{S_i} <= sum_i p_i max_{S_i}, for every prior and
+  loss.  Users and mechanisms are also sampled (certified LP optima, random DP mechanisms) as a cross-check.
 - grs2011 Appendix C / grs2009 Theorem 6.3: with priors over databases (objective (8)) there are two users
   (D = {0,1}, n = 3, alpha = 1/2) with unique optimal direct mechanisms that no single 1/2-DP mechanism can be
-  remapped to; z3 proves the impossibility, the certifier the optima.
+  remapped to; z3 proves the impossibility (from satisfiable premises), the certifier the optima.
 
 The loss |i-j|^(1-delta) only matters through l = 0, 1, 2^(1-delta), 3^(1-delta).  For every delta in [0, 1)
 the remap 0 -> 1, 3 -> 2 strictly lowers the loss of any mass on outputs 0 or 3 at a database of count 1 or
@@ -16,8 +19,10 @@ delta = 1/2 and 1/10 directly (irrational objective, exact sign decisions in udp
 
 from __future__ import annotations
 
+import hashlib
 import random
 import re
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
 import sympy as sp
@@ -26,8 +31,9 @@ import z3
 from udpm import linalg
 from udpm.certificates import certificate_of
 from udpm.certify import solve
-from udpm.claims import Context, Evidence, Result, Scope, Status, checks, exact_values, refuted, refuted_at, verified
-from udpm.privacy import dp_violations
+from udpm.claims import Context, Findings, checks
+from udpm.instances import BOUNDED, SAMPLED
+from udpm.privacy import database_dp_violations, dp_violations
 from udpm.programs import bayesian_lp
 from udpm.programs_database import (
     Database,
@@ -38,28 +44,85 @@ from udpm.programs_database import (
     random_dp_database_mechanism,
     worst_extension_lp,
 )
-from udpm.smt import decide, model_value
-from udpm.tables import printed, table_result
+from udpm.smt import decide, model_value, premise_witness
+from udpm.tables import compare_printed, printed
 from udpm.users import BayesianUser, Loss, absolute_error, binary_loss, power_loss, squared_error
 
 F = Fraction
 HALF = F(1, 2)
 SMALL_EPS = F(1, 100)
-ALPHAS = (F(1, 4), F(1, 2), F(2, 3))
-SPACES = ((2, 2, (1,)), (2, 3, (1,)), (3, 2, (1,)), (3, 2, (1, 2)))
+ALPHAS = (F(1, 4), F(1, 2), F(2, 3))  # the fixed alpha grid of the averaging claims
+# (|D|, n, predicate): n = 1 (the papers' smallest database size) to 3; the full run adds n = 4 and |D| = 4.
+SPACES = ((2, 1, (1,)), (3, 1, (1, 2)), (2, 2, (1,)), (3, 2, (1,)), (3, 2, (1, 2)), (2, 3, (1,)))
+FULL_SPACES = (*SPACES, (3, 1, (1,)), (2, 4, (1,)), (3, 3, (1,)), (4, 2, (1, 3)))
+
+
+def digest(text: str) -> str:
+    """A short, stable identifier of a drawn object's exact text."""
+    return hashlib.sha256(text.encode()).hexdigest()[:10]
+
+
+def space_label(space: DatabaseSpace) -> str:
+    return f"|D|={space.domain}, P={sorted(space.predicate)}"
+
+
+def mechanism_text(x: Mapping[Database, Sequence[Fraction]]) -> str:
+    return "; ".join(f"{''.join(map(str, d))}: {[str(v) for v in x[d]]}" for d in sorted(x))
+
+
+# ---------------------------------------------------------------- averaging keeps alpha-DP: Farkas multipliers
+
+
+def averaging_farkas(space: DatabaseSpace, alpha: Fraction, alpha_claimed: Fraction) -> tuple[bool | None, str]:
+    """Does averaging over equal counts turn EVERY alpha-DP mechanism on ``space`` into an alpha_claimed-DP one?
+
+    alpha-DP constrains each output column c separately: c >= 0 and c_d >= alpha c_d' for neighbours d, d'.
+    For counts i, i+1 and each direction the averaged inequality mean_{S_i} c - alpha_claimed mean_{S_{i+1}} c
+    >= 0 (and its mirror) is written as sum_e c_e/E (c_d - alpha c_d') over the E neighbour pairs e = (d, d')
+    between S_i and S_{i+1} (the paper's equal-degree argument) plus a residual sum_d mu_d c_d; the residual's
+    coefficients mu_d are computed exactly and must all be >= 0 (Farkas multipliers: the inequality then holds
+    on the whole cone).  Otherwise the oblivious columns alpha^i and alpha^(n-i), completed to a mechanism, are
+    tried as a concrete counterexample.  Returns (True, certificate), (False, witness) or (None, why)."""
+    n = space.n
+    edges_per_step = []
+    for i in range(n):
+        lo, hi = set(space.with_count(i)), set(space.with_count(i + 1))
+        edges = [(d1, d2) if d1 in lo else (d2, d1) for d1, d2 in space.neighbours if {d1, d2} & lo and {d1, d2} & hi]
+        edges_per_step.append(len(edges))
+        for src, dst, pairs in ((lo, hi, edges), (hi, lo, [(e, d) for d, e in edges])):
+            residual = {d: F(1, len(src)) for d in src} | {d: -alpha_claimed / len(dst) for d in dst}
+            for d, e in pairs:  # weight 1/E on c_d - alpha c_e >= 0
+                residual[d] -= F(1, len(pairs))
+                residual[e] += alpha / len(pairs)
+            if any(v < 0 for v in residual.values()):
+                return _averaging_counterexample(space, alpha, alpha_claimed, i)
+    return True, f"multipliers 1/E on the E neighbour pairs between counts i, i+1: E = {edges_per_step}; residual >= 0"
+
+
+def _averaging_counterexample(space: DatabaseSpace, alpha: Fraction, alpha_claimed: Fraction, i: int):
+    t = (1 - alpha) / 2  # 1 - t c keeps every neighbour ratio >= 1 - t >= alpha
+    for column in (lambda d: alpha ** space.count(d), lambda d: alpha ** (space.n - space.count(d))):
+        x = {d: [t * column(d), 1 - t * column(d)] + [F(0)] * (space.n - 1) for d in space.databases}
+        if database_dp_violations(x, space.neighbours, alpha):
+            continue
+        bad = dp_violations(average_by_count(space, x), alpha_claimed)
+        if bad:
+            return False, (
+                f"{space_label(space)}, n={space.n}: the {alpha}-DP mechanism {mechanism_text(x)} averages to "
+                f"{linalg.fmt_matrix(average_by_count(space, x))}, not {alpha_claimed}-DP: {bad[0]}"
+            )
+    return None, f"counts {i}, {i + 1}: the equal-degree multipliers leave a negative residual, no counterexample found"
 
 
 # ---------------------------------------------------------------- Propositions 6.1 / 6.2
 
 
-def random_loss(rng: random.Random, n: int) -> Loss:
-    kind = rng.randrange(4)
-    if kind == 0:
+def random_legal_loss(rng: random.Random, n: int) -> Loss:
+    """A legal loss (grs2011: l(i, j) depends on i and |j - i|, nondecreasing in |j - i|, ties allowed)."""
+    if rng.randrange(3) == 0:
         return rng.choice((absolute_error, squared_error, binary_loss))(n)
-    if kind == 1:  # legal: depends on i and |j-i|, nondecreasing, ties allowed
-        steps = [[F(rng.choice((0, 1, 2, 3)), rng.choice((1, 2))) for _ in range(n + 1)] for _ in range(n + 1)]
-        return Loss.from_function(n, lambda i, j: sum(steps[i][: abs(i - j)], F(0)))
-    return Loss.from_function(n, lambda i, j: F(rng.randint(0, 4)) if i != j else F(0))  # arbitrary
+    steps = [[F(rng.choice((0, 1, 2, 3)), rng.choice((1, 2))) for _ in range(n + 1)] for _ in range(n + 1)]
+    return Loss.from_function(n, lambda i, j: sum(steps[i][: abs(i - j)], F(0)))
 
 
 def random_prior(rng: random.Random, n: int) -> list[Fraction]:
@@ -78,67 +141,109 @@ def worst_extension_value(space: DatabaseSpace, x, prior, loss: Loss) -> Fractio
     return total
 
 
-def averaging_check(ctx: Context, claim: str, alpha_claimed: Fraction | None) -> Result:
+def averaging_check(ctx: Context, claim: str, alpha_claimed: Fraction | None) -> Findings:
+    """One bounded instance per (space, alpha) (Farkas: every mechanism, every user), then per (space, alpha) a
+    drawn user (LP optima compared) and two drawn mechanisms (its LP optimum, a random alpha-DP one) averaged."""
+    rec = Findings(claim)
     rng = ctx.rng(claim)
-    spaces = SPACES if ctx.quick else (*SPACES, (2, 4, (1,)), (3, 3, (1,)), (4, 2, (1, 3)))
-    trials = lps = 0
+    spaces = SPACES if ctx.quick else FULL_SPACES
+    users_per_cell = 1 if ctx.quick else 3
     certs: list = []
+    lps = 0
     for dom, n, pred in spaces:
         space = DatabaseSpace.of(dom, n, pred)
-        for _ in range(3 if ctx.quick else 10):
-            a = rng.choice(ALPHAS)
+        where_space = space_label(space)
+        for a in ALPHAS:
             ac = a if alpha_claimed is None else alpha_claimed
-            loss, prior = random_loss(rng, n), random_prior(rng, n)
-            where = (
-                f"|D|={dom}, predicate {list(pred)}, n={n}, alpha={a}, prior={[str(p) for p in prior]}, "
-                f"l={[[str(v) for v in r] for r in loss.values]}"
+            variant = {} if ac == a else {"claimed_alpha": ac}
+            ok, text = averaging_farkas(space, a, ac)
+            rec.decide(
+                ok,
+                text,
+                n=n,
+                alpha=a,
+                kind=BOUNDED,
+                method="Farkas multipliers, exact",
+                covers="every alpha-DP mechanism on D^n and every user: averaging keeps alpha-DP, "
+                "and (9) of the average = sum_i p_i mean <= sum_i p_i max",
+                space=where_space,
+                **variant,
             )
-            db = solve(worst_extension_lp(space, prior, loss, a), timeout_s=ctx.solver_timeout)
-            obl = solve(bayesian_lp(BayesianUser.of(prior, loss), ac), timeout_s=ctx.solver_timeout)
-            lps += 2
-            if not certs:
-                certs = [("database-level (9)", db), ("oblivious (3)-(7)", obl)]
-            if db.objective != obl.objective:
-                return refuted_at(
-                    f"{where}: database-level optimum of (9) {db.objective} != oblivious optimum "
-                    f"{obl.objective} at alpha={ac}",
-                    n,
-                    a,
-                    database_optimum=db.objective,
-                    oblivious_optimum=obl.objective,
+            if ok:
+                rec.value(**{f"Farkas multipliers ({where_space}, n={n})": text})
+            seen: set[str] = set()
+            for _ in range(users_per_cell):
+                loss, prior = random_legal_loss(rng, n), random_prior(rng, n)
+                user_text = f"prior={[str(p) for p in prior]}, l={[[str(v) for v in r] for r in loss.values]}"
+                if digest(user_text) in seen:
+                    continue  # a repeated draw decides nothing new
+                seen.add(digest(user_text))
+                db = solve(worst_extension_lp(space, prior, loss, a), timeout_s=ctx.solver_timeout)
+                obl = solve(bayesian_lp(BayesianUser.of(prior, loss), ac), timeout_s=ctx.solver_timeout)
+                lps += 2
+                if not certs:
+                    certs = [("database-level (9)", db), ("oblivious (3)-(7)", obl)]
+                where = f"{where_space}, n={n}, alpha={a}, {user_text}"
+                rec.decide(
+                    db.objective == obl.objective,
+                    f"{where}: database-level optimum of (9) {db.objective} != oblivious optimum {obl.objective} "
+                    f"at alpha={ac}",
+                    n=n,
+                    alpha=a,
+                    kind=SAMPLED,
+                    method="certified LP optima: database-level (9) = oblivious",
+                    covers="one drawn user (prior, legal loss)",
+                    space=where_space,
+                    sample=digest(user_text),
+                    **variant,
                 )
-            for x in (mechanism_rows(space, db.lp.names, db.x), random_dp_database_mechanism(rng, space, a)):
-                trials += 1
-                xa = average_by_count(space, x)
-                bad = dp_violations(xa, ac)
-                if bad:
-                    return refuted_at(
-                        f"{where}: the averaged mechanism {linalg.fmt_matrix(xa)} is not {ac}-DP: {bad[0]}", n, a
-                    )
-                before = worst_extension_value(space, x, prior, loss)
-                after = BayesianUser.of(prior, loss).expected_loss(xa)
-                if after > before:
-                    return refuted_at(f"{where}: averaging raised (9) from {before} to {after}", n, a)
-    return verified(
-        Scope.of(max(s[1] for s in spaces), ALPHAS, trials),
-        exact_values(mechanisms_averaged=trials, certified_lps=lps, database_spaces=len(spaces)),
-        certificate=certificate_of({"certified LPs": lps}, certs),
-        notes="D^n with |D| in {2, 3, 4}, predicates with 1 or 2 values, Hamming neighbours; legal and arbitrary "
-        "losses, priors with zeros; the database-level LP optimum of (9) equals the oblivious LP optimum (both "
-        "certified); averaging the LP optimum and random alpha-DP database mechanisms keeps alpha-DP and never "
-        "increases (9)",
+                drawn = [("the user's database-level LP optimum", mechanism_rows(space, db.lp.names, db.x))]
+                drawn.append(("a random alpha-DP database mechanism", random_dp_database_mechanism(rng, space, a)))
+                for what, x in drawn:
+                    key = digest(f"{user_text} / {mechanism_text(x)}")
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    with rec.deciding(
+                        n=n,
+                        alpha=a,
+                        kind=SAMPLED,
+                        method="averaging, exact",
+                        covers=what,
+                        space=where_space,
+                        sample=key,
+                        **variant,
+                    ) as d:
+                        xa = average_by_count(space, x)
+                        bad = dp_violations(xa, ac)
+                        before = worst_extension_value(space, x, prior, loss)
+                        after = BayesianUser.of(prior, loss).expected_loss(xa)
+                        if bad:
+                            d.counterexample(f"{where}: the average {linalg.fmt_matrix(xa)} is not {ac}-DP: {bad[0]}")
+                        elif after > before:
+                            d.counterexample(
+                                f"{where}: averaging {mechanism_text(x)} raised (9) from {before} to {after}"
+                            )
+    rec.value(certified_lps=lps, database_spaces=len(spaces))
+    rec.certificate = certificate_of({"certified LPs": lps}, certs)
+    rec.note(
+        "bounded per (D^n, predicate, alpha): Farkas multipliers (weight 1/E per neighbour pair, residual >= 0) "
+        "show every averaged DP inequality is implied by the database-level ones, for every mechanism; the loss "
+        "step is mean <= max for every prior and loss; sampled: drawn legal users (database-level LP optimum of "
+        "(9) = oblivious optimum, both certified) and drawn mechanisms averaged exactly"
     )
+    return rec
 
 
 @checks("grs2011.prop6.1")
-def prop_6_1(ctx: Context, alpha_claimed: Fraction | None = None) -> Result:
+def prop_6_1(ctx: Context, alpha_claimed: Fraction | None = None) -> Findings:
     """grs2011 Proposition 6.1: averaging an alpha-DP mechanism over the databases with the same count gives an
     oblivious alpha-DP mechanism with no larger worst-extension loss (9); an oblivious mechanism is optimal."""
     return averaging_check(ctx, "grs2011.prop6.1", alpha_claimed)
 
 
 @checks("grs2009.prop6.2")
-def prop_6_2(ctx: Context, alpha_claimed: Fraction | None = None) -> Result:
+def prop_6_2(ctx: Context, alpha_claimed: Fraction | None = None) -> Findings:
     """grs2009 Proposition 6.2: some alpha-DP mechanism minimising (9) is oblivious (the averaging argument)."""
     return averaging_check(ctx, "grs2009.prop6.2", alpha_claimed)
 
@@ -146,6 +251,7 @@ def prop_6_2(ctx: Context, alpha_claimed: Fraction | None = None) -> Result:
 # ---------------------------------------------------------------- Appendix C / Theorem 6.3
 
 SPACE3 = DatabaseSpace.of(2, 3)
+OUTS = ("11", "12", "21", "22")  # (output of remap 1, output of remap 2)
 
 
 def db(*ones: int) -> Database:
@@ -170,11 +276,6 @@ def optimum(eps: Fraction, user: int, ctx: Context, delta: object = 0, alpha: Fr
 def shown_rows(cert) -> list[list[Fraction]]:
     x = mechanism_rows(SPACE3, cert.lp.names, cert.x)
     return [x[d] for d in SHOWN]
-
-
-def figure_rows(values) -> list[list[Fraction]]:
-    """Printed 2-output rows (outputs 1, 2) as full rows over outputs 0..3."""
-    return [[F(0), F(r[0]), F(r[1]), F(0)] for r in values]
 
 
 def eps_range(user: int, ctx: Context, target) -> tuple[bool, str]:
@@ -222,62 +323,158 @@ def eps_range(user: int, ctx: Context, target) -> tuple[bool, str]:
     )
 
 
-def figure_check(ctx: Context, eps: Fraction) -> tuple[list, dict, list]:
-    """Certified optima of both users at ``eps``, compared with the printed figures; returns (computed, values,
-    failures)."""
-    values: dict[str, str] = {}
-    failures = []
-    computed = []
+def certified_optima(rec: Findings, ctx: Context, eps: Fraction) -> tuple[list, dict]:
+    """Both users' certified optima at ``eps``: one bounded instance each (every 1/2-DP direct mechanism on D^3;
+    the optimum must be unique and put no mass on outputs 0, 3), then the exact eps range and delta = 1/2, 1/10.
+
+    Returns the shown rows (outputs 1, 2) per user and the full optimal mechanism per user."""
+    computed, full = [], {}
     for user in (1, 2):
         cert = optimum(eps, user, ctx)
         rows = shown_rows(cert)
-        values[f"user {user} optimum at eps={eps} (rows {{1}},{{2}},{{1,3}},{{2,3}}, outputs 0..3)"] = (
-            linalg.fmt_matrix(rows)
+        full[user] = mechanism_rows(SPACE3, cert.lp.names, cert.x)
+        rec.value(
+            **{
+                f"user {user} optimum at eps={eps} (rows {{1}},{{2}},{{1,3}},{{2,3}}, outputs 0..3)": linalg.fmt_matrix(
+                    rows
+                )
+            }
         )
-        values[f"user {user} unique (all 8 databases)"] = str(cert.unique)
-        if not cert.unique:
-            failures.append(f"user {user}: the optimum at eps={eps} is not unique")
-        if any(r[0] or r[3] for r in rows):
-            failures.append(f"user {user}: mass on outputs 0 or 3")
+        with rec.deciding(
+            n=3,
+            alpha=HALF,
+            kind=BOUNDED,
+            method="certified LP optimum, exact uniqueness",
+            covers="every 1/2-DP direct mechanism on D^3 under the user's prior over databases (8)",
+            user=user,
+            eps=eps,
+            delta=0,
+        ) as d:
+            if not cert.unique:
+                d.counterexample(f"user {user}: the optimum at eps={eps} is not unique: {linalg.fmt_matrix(rows)} ties")
+            elif any(r[0] or r[3] for r in rows):
+                d.counterexample(
+                    f"user {user}: the optimum at eps={eps} puts mass on outputs 0 or 3: {linalg.fmt_matrix(rows)}"
+                )
         computed.append([[r[1], r[2]] for r in rows])
-    return computed, values, failures
+        if not cert.unique:
+            continue
+        ok, text = eps_range(user, ctx, list(cert.x))
+        rec.decide(
+            ok,
+            f"user {user}: {text}",
+            n=3,
+            alpha=HALF,
+            kind=BOUNDED,
+            method="exact parametric LP (concavity + lexicographic LP)",
+            covers="every eps in (0, 1/8): the same unique optimum",
+            user=user,
+        )
+        rec.value(**{f"user {user} eps range": text})
+        for delta in (F(1, 2), F(1, 10)):
+            cd = optimum(eps, user, ctx, delta)
+            same = shown_rows(cd) == rows and cd.unique
+            rec.decide(
+                same,
+                f"user {user}, delta={delta}: certified optimum {linalg.fmt_matrix(shown_rows(cd))} "
+                f"(unique={cd.unique}) differs from the delta = 0 one",
+                n=3,
+                alpha=HALF,
+                kind=BOUNDED,
+                method="certified LP optimum (irrational loss), exact uniqueness",
+                covers="every 1/2-DP direct mechanism on D^3 under the user's prior over databases (8)",
+                user=user,
+                eps=eps,
+                delta=delta,
+            )
+    return computed, full
 
 
-def impossibility(alpha: Fraction, rows_a, rows_b, ctx: Context):
-    """z3: no alpha-DP X on D^3 with range {11, 12, 21, 22} (WLOG, grs2009 Lemma 6.4; randomized remaps reduce
-    to this by sampling both remaps jointly) whose first-index marginal is Figure (a) and second-index marginal
-    Figure (b) on the four shown databases."""
-    x = {(d, o): z3.Real(f"x_{''.join(map(str, d))}_{o}") for d in SPACE3.databases for o in ("11", "12", "21", "22")}
+def _substitutes(premises: Sequence[z3.BoolRef], point: Mapping[z3.ArithRef, Fraction]) -> bool:
+    """Do all premises hold exactly at ``point`` (every free variable assigned)?"""
+    pairs = [(v, z3.RealVal(str(F(q)))) for v, q in point.items()]
+    return all(z3.is_true(z3.simplify(z3.substitute(p, *pairs))) for p in premises)
+
+
+def witnessed(premises: Sequence[z3.BoolRef], point: Mapping[z3.ArithRef, Fraction], ctx: Context, what: str) -> str:
+    """udpm.smt.premise_witness (VacuousPremise if the premises have no model), reported by a canonical point
+    re-checked exactly, so the record does not depend on z3's choice of model."""
+    model = premise_witness(premises, ctx.solver_timeout, what)
+    if _substitutes(premises, point):
+        return "satisfiable; canonical witness re-checked exactly"
+    return "satisfiable; z3 model " + ", ".join(f"{k}={v}" for k, v in sorted(model.items()))
+
+
+def impossibility_premises(alpha: Fraction) -> tuple[dict, list]:
+    """X on D^3 with range {11, 12, 21, 22} (WLOG, grs2009 Lemma 6.4; randomized remaps reduce to this by
+    sampling both remaps jointly), stochastic and alpha-DP."""
+    x = {(d, o): z3.Real(f"x_{''.join(map(str, d))}_{o}") for d in SPACE3.databases for o in OUTS}
     cs = []
     for d in SPACE3.databases:
-        cs += [x[d, o] >= 0 for o in ("11", "12", "21", "22")]
-        cs.append(z3.Sum([x[d, o] for o in ("11", "12", "21", "22")]) == 1)
+        cs += [x[d, o] >= 0 for o in OUTS]
+        cs.append(z3.Sum([x[d, o] for o in OUTS]) == 1)
     for d1, d2 in SPACE3.neighbours:
-        for o in ("11", "12", "21", "22"):
+        for o in OUTS:
             cs += [x[d1, o] >= alpha * x[d2, o], x[d2, o] >= alpha * x[d1, o]]
-    for d, ra, rb in zip(SHOWN, rows_a, rows_b):
-        cs.append(x[d, "11"] + x[d, "12"] == ra[0])
-        cs.append(x[d, "11"] + x[d, "21"] == rb[0])
-    return decide(cs, ctx.solver_timeout), x, cs
+    return x, cs
+
+
+def marginals(x, rows, which: int) -> list[z3.BoolRef]:
+    """Remap ``which`` (1: first index, 2: second) of X gives output 1 with probability rows[k][0] at SHOWN[k]."""
+    ones = ("11", "12") if which == 1 else ("11", "21")
+    return [x[d, ones[0]] + x[d, ones[1]] == F(r[0]) for d, r in zip(SHOWN, rows)]
+
+
+def diagonal_point(x, mech: Mapping[Database, Sequence[Fraction]]) -> dict:
+    """X = the user's own optimum put on the diagonal outputs: x_11 = P(output <= 1), x_22 = the rest (a remap of
+    an alpha-DP mechanism, so alpha-DP)."""
+    point = {}
+    for d in SPACE3.databases:
+        p = mech[d][0] + mech[d][1]
+        point |= {x[d, "11"]: p, x[d, "12"]: F(0), x[d, "21"]: F(0), x[d, "22"]: 1 - p}
+    return point
+
+
+def decide_impossibility(rec: Findings, ctx: Context, alpha: Fraction, rows_a, rows_b, full) -> None:
+    """Bounded: no alpha-DP X on D^3 (4-output range, Lemma 6.4) has Figure (a) as one remap and (b) as the other.
+    The premises with each figure alone are first shown satisfiable (the user's own optimum on the diagonal)."""
+    x, cs = impossibility_premises(alpha)
+    for user, rows, which in ((1, rows_a, 1), (2, rows_b, 2)):
+        text = witnessed([*cs, *marginals(x, rows, which)], diagonal_point(x, full[user]), ctx, f"user {user} alone")
+        rec.value(**{f"premises: alpha-DP X with remap {which} = user {user}'s optimum": text})
+    with rec.deciding(
+        n=3,
+        alpha=alpha,
+        kind=BOUNDED,
+        method="smt-unsat",
+        covers="every alpha-DP mechanism on D^3 with a 4-output range and the two remaps (WLOG, grs2009 Lemma 6.4)",
+    ) as d:
+        out = decide([*cs, *marginals(x, rows_a, 1), *marginals(x, rows_b, 2)], ctx.solver_timeout)
+        if not out.unsat:
+            d.counterexample(f"z3 found an {alpha}-DP mechanism remapping to both optima: {model_rows(out.model, x)}")
+    rec.value(
+        **{
+            "no mechanism remaps to both (z3)": {"holds": "unsat", "counterexample": "sat"}.get(
+                str(rec.decisions[-1].outcome), "unknown"
+            )
+        }
+    )
 
 
 def model_rows(model, x) -> str:
     """The z3 model's rows at the four shown databases, outputs (11, 12, 21, 22), as exact strings."""
-    return "; ".join(
-        f"{d}: (" + ", ".join(model_value(model, x[d, o]) for o in ("11", "12", "21", "22")) + ")" for d in SHOWN
-    )
+    return "; ".join(f"{d}: (" + ", ".join(model_value(model, x[d, o]) for o in OUTS) + ")" for d in SHOWN)
 
 
-def forced_values(alpha: Fraction, rows_a, rows_b, ctx: Context) -> dict[str, str]:
-    """The proof's chain as z3 entailments over the four shown databases, each from satisfiable premises:
-    the two-row DP bound (factor 1/alpha^2) between {1} and {2} on outputs 12, 21 forces x_22 = 0 at {1} and
-    {2}; DP between {1} and {1,3} on output 22 forces it at {1,3}; then x_{{1},11} = 7/12 and x_{{1,3},11} = 1/6,
+def forced_values(rec: Findings, ctx: Context, alpha: Fraction, rows_a, rows_b) -> None:
+    """The proof's chain as z3 entailments over the four shown databases, from premises shown satisfiable: the
+    two-row DP bound (factor 1/alpha^2) between {1} and {2} on outputs 12, 21 forces x_22 = 0 at {1} and {2};
+    DP between {1} and {1,3} on output 22 forces it at {1,3}; then x_{{1},11} = 7/12 and x_{{1,3},11} = 1/6,
     whose ratio exceeds 1/alpha."""
-    outs = ("11", "12", "21", "22")
-    x = {(d, o): z3.Real(f"y_{''.join(map(str, d))}_{o}") for d in SHOWN for o in outs}
+    x = {(d, o): z3.Real(f"y_{''.join(map(str, d))}_{o}") for d in SHOWN for o in OUTS}
     base = []
     for d, ra, rb in zip(SHOWN, rows_a, rows_b):
-        base += [x[d, o] >= 0 for o in outs] + [z3.Sum([x[d, o] for o in outs]) == 1]
+        base += [x[d, o] >= 0 for o in OUTS] + [z3.Sum([x[d, o] for o in OUTS]) == 1]
         base += [x[d, "11"] + x[d, "12"] == F(ra[0]), x[d, "11"] + x[d, "21"] == F(rb[0])]
     a2 = alpha * alpha
     two_rows = [x[db(1), o] >= a2 * x[db(2), o] for o in ("12", "21")] + [
@@ -285,12 +482,27 @@ def forced_values(alpha: Fraction, rows_a, rows_b, ctx: Context) -> dict[str, st
     ]
     step = [x[db(1, 3), "22"] >= alpha * x[db(1), "22"], x[db(1), "22"] >= alpha * x[db(1, 3), "22"]]
     premises = base + two_rows + step
-    out = {"premises satisfiable": str(not decide(premises, ctx.solver_timeout).unsat)}
-    for d in (db(1), db(2), db(1, 3)):
-        out[f"x_22 = 0 forced at {d}"] = str(decide([*premises, x[d, "22"] > 0], ctx.solver_timeout).unsat)
-    for d, v in zip((db(1), db(1, 3)), solved_entries(rows_a, rows_b)):
-        out[f"x_11 = {v} forced at {d}"] = str(decide([*premises, x[d, "11"] != v], ctx.solver_timeout).unsat)
-    return out
+    point = {}  # the proof's solution: x_22 = 0 and x_11 = P(first = 1) + P(second = 1) - 1 everywhere shown
+    for d, ra, rb in zip(SHOWN, rows_a, rows_b):
+        x11 = F(ra[0]) + F(rb[0]) - 1
+        point |= {x[d, "11"]: x11, x[d, "12"]: F(ra[0]) - x11, x[d, "21"]: F(rb[0]) - x11, x[d, "22"]: F(0)}
+    rec.value(**{"chain premises": witnessed(premises, point, ctx, "the proof's chain")})
+    goals = [(f"x_22 = 0 at {d}", x[d, "22"] > 0) for d in (db(1), db(2), db(1, 3))]
+    goals += [
+        (f"x_11 = {v} at {d}", x[d, "11"] != v) for d, v in zip((db(1), db(1, 3)), solved_entries(rows_a, rows_b))
+    ]
+    for step_name, negation in goals:
+        with rec.deciding(
+            n=3,
+            alpha=alpha,
+            kind=BOUNDED,
+            method="smt-unsat entailment",
+            covers="every X satisfying the proof's premises at the four shown databases",
+            step=step_name,
+        ) as d:
+            out = decide([*premises, negation], ctx.solver_timeout)
+            if not out.unsat:
+                d.counterexample(f"{step_name} is not forced: {model_rows(out.model, x)}")
 
 
 def solved_entries(rows_a, rows_b) -> list[Fraction]:
@@ -298,67 +510,36 @@ def solved_entries(rows_a, rows_b) -> list[Fraction]:
     return [F(rows_a[0][0]) + F(rows_b[0][0]) - 1, F(rows_a[2][0]) + F(rows_b[2][0]) - 1]
 
 
+def _lp_certificate(rec: Findings, ctx: Context, eps: Fraction, deltas=(0,)) -> None:
+    lps = [
+        (f"user {u} at eps={eps}" + (f", delta={dl}" if dl else ""), optimum(eps, u, ctx, dl))
+        for dl in deltas
+        for u in (1, 2)
+    ]
+    rec.certificate = certificate_of({"eps": str(eps)}, lps)
+
+
 @checks("grs2011.appC")
-def appendix_c(ctx: Context, eps: Fraction = SMALL_EPS, alpha_smt: Fraction = HALF) -> Result:
+def appendix_c(ctx: Context, eps: Fraction = SMALL_EPS, alpha_smt: Fraction = HALF) -> Findings:
     """grs2011 Appendix C, Figure 6: D = {0,1}, n = 3, alpha = 1/2, loss |i-j|^(1-delta), the two priors over
     databases: Figure 6(a), (b) are the unique optimal direct mechanisms (eps, delta small), and no 1/2-DP
     mechanism can be remapped to both."""
-    scope = Scope.of(3, [HALF])
-    computed, values, failures = figure_check(ctx, eps)
+    rec = Findings("grs2011.appC")
+    computed, full = certified_optima(rec, ctx, eps)
     fa, fb = printed("grs2011", "fig6a"), printed("grs2011", "fig6b")
-    if failures or computed != [[[F(v) for v in r] for r in t.values] for t in (fa, fb)]:
-        return refuted(
-            f"eps={eps}: "
-            + (
-                "; ".join(failures)
-                or "the certified optima differ from Figure 6: " + " / ".join(linalg.fmt_matrix(c) for c in computed)
-            ),
-            Evidence.BOUNDED,
-            scope,
-        )
-    for user, fig in ((1, fa), (2, fb)):
-        ok, text = eps_range(user, ctx, _full_vector(user, ctx))
-        values[f"user {user} eps range"] = text
-        if not ok:
-            return refuted(f"user {user}: {text}", Evidence.BOUNDED, scope)
-        for delta in (F(1, 2), F(1, 10)):
-            cert = optimum(eps, user, ctx, delta)
-            if shown_rows(cert) != figure_rows(fig.values) or not cert.unique:
-                return refuted(f"user {user}, delta={delta}: certified optimum differs", Evidence.BOUNDED, scope)
-        values[f"user {user} delta"] = (
-            "same unique optimum certified at delta = 1/2, 1/10 (irrational loss); "
-            "any delta in [0, 1) by the remap argument (module docstring)"
-        )
-    out, xv, _ = impossibility(alpha_smt, fa.values, fb.values, ctx)
-    if not out.unsat:
-        return refuted_at(
-            f"alpha={alpha_smt}: z3 found a DP mechanism that remaps to both Figure 6(a) and 6(b): "
-            f"{model_rows(out.model, xv)}",
-            3,
-            alpha_smt,
-        )
-    values["no mechanism remaps to both (z3)"] = "unsat"
-    values.update(forced_values(alpha_smt, fa.values, fb.values, ctx))
-    res = table_result(fa, computed[0], values, scope)
-    for item, comp in ((fb, computed[1]), (printed("grs2011", "appC.solved"), solved_entries(fa.values, fb.values))):
-        extra = table_result(item, comp, {}, scope)
-        if extra.status is Status.ERRATUM:
-            res.status = Status.ERRATUM
-            res.errata += extra.errata
-    lps = [(f"user {u} at eps={eps}", optimum(eps, u, ctx)) for u in (1, 2)]
-    lps += [(f"user {u} at eps={eps}, delta=1/2", optimum(eps, u, ctx, F(1, 2))) for u in (1, 2)]
-    res.certificate = certificate_of({"eps": str(eps)}, lps)
-    res.notes = (
+    compare_printed(rec, fa, computed[0], n=3, alpha=HALF, method="certified LP optimum")
+    compare_printed(rec, fb, computed[1], n=3, alpha=HALF, method="certified LP optimum")
+    if len(full) == 2:
+        decide_impossibility(rec, ctx, alpha_smt, computed[0], computed[1], full)
+        forced_values(rec, ctx, alpha_smt, computed[0], computed[1])
+    compare_printed(rec, printed("grs2011", "appC.solved"), solved_entries(computed[0], computed[1]), n=3, alpha=HALF)
+    _lp_certificate(rec, ctx, eps, (0, F(1, 2)))
+    rec.note(
         "optima certified exactly (udpm.certify, uniqueness over all 8 databases); the eps range is exact; "
-        "z3 proves that no 1/2-DP mechanism on D^3 can be remapped to both figures"
+        "any delta in [0, 1) by the remap argument (module docstring), delta = 1/2, 1/10 certified; z3 proves that "
+        "no 1/2-DP mechanism on D^3 can be remapped to both optima (premises with each optimum alone satisfiable)"
     )
-    return res
-
-
-def _full_vector(user: int, ctx: Context) -> list[Fraction]:
-    """The full certified vertex at a small eps (the zero-prior rows included), used as the eps-range target."""
-    cert = optimum(F(1, 100), user, ctx)
-    return list(cert.x)
+    return rec
 
 
 # ---------------------------------------------------------------- grs2009 Theorem 6.3, Lemma 6.4, Figures 4-5
@@ -409,72 +590,75 @@ def _same_inequality(p: sp.Expr | None, q: sp.Expr) -> bool:
     return bool(ratio.is_Rational and ratio > 0)
 
 
+FIG4_ORDER = [(), (1,), (2,), (3,), (1, 2), (1, 3), (2, 3), (1, 2, 3)]
+
+
 @checks("grs2009.thm6.3")
-def theorem_6_3(ctx: Context, eps: Fraction = SMALL_EPS, alpha_smt: Fraction = HALF) -> Result:
+def theorem_6_3(ctx: Context, eps: Fraction = SMALL_EPS, alpha_smt: Fraction = HALF) -> Findings:
     """grs2009 Theorem 6.3, Lemma 6.4, Figures 4-5: two users with priors over D^3 (D = {0,1}, alpha = 1/2,
     loss |i-r|^(1-delta)) whose unique optimal mechanisms (Figure 4 and its mirror) no single 1/2-DP mechanism
     implements; Figure 5's parametrisation and the proof's inequalities and values are regenerated."""
-    scope = Scope.of(3, [HALF])
-    computed, values, failures = figure_check(ctx, eps)
-    fig4 = printed("grs2009", "fig4")
-    order = [(), (1,), (2,), (3,), (1, 2), (1, 3), (2, 3), (1, 2, 3)]
-    shown_idx = {db(*o): k for k, o in enumerate(order)}
-    a_rows = [[F(v) for v in fig4.values[shown_idx[d]]] for d in SHOWN]
-    b_rows = [a_rows[1], a_rows[0], a_rows[3], a_rows[2]]  # x_2 exchanges rows 1 and 2
-    if failures or computed[0] != a_rows or computed[1] != b_rows:
-        return refuted(
-            f"eps={eps}: " + ("; ".join(failures) or "certified optima differ from Figure 4 / its mirror"),
-            Evidence.BOUNDED,
-            scope,
-        )
-    for user in (1, 2):
-        ok, text = eps_range(user, ctx, _full_vector(user, ctx))
-        values[f"user {user} eps range"] = text
-        if not ok:
-            return refuted(f"user {user}: {text}", Evidence.BOUNDED, scope)
-    out, xv, _ = impossibility(alpha_smt, a_rows, b_rows, ctx)
-    if not out.unsat:
-        return refuted_at(
-            f"alpha={alpha_smt}: z3 found a DP mechanism implementing both x_1 and x_2: {model_rows(out.model, xv)}",
-            3,
-            alpha_smt,
-        )
-    values["no mechanism implements both (z3)"] = "unsat"
-    grid = [["", ""] for _ in order]
-    for d, r in zip(SHOWN, computed[0]):
+    rec = Findings("grs2009.thm6.3")
+    computed, full = certified_optima(rec, ctx, eps)
+    shown_idx = {db(*o): k for k, o in enumerate(FIG4_ORDER)}
+    a_rows = computed[0]
+    mirror = [a_rows[1], a_rows[0], a_rows[3], a_rows[2]]  # x_2 exchanges rows 1 and 2
+    rec.decide(
+        computed[1] == mirror,
+        f"user 2's certified optimum {linalg.fmt_matrix(computed[1])} is not the mirror of user 1's",
+        n=3,
+        alpha=HALF,
+        kind=BOUNDED,
+        method="exact comparison of certified unique optima",
+        covers="user 2's unique optimum = user 1's with rows 1, 2 exchanged",
+    )
+    grid: list[list[object]] = [["", ""] for _ in FIG4_ORDER]
+    for d, r in zip(SHOWN, a_rows):
         grid[shown_idx[d]] = r
-    res = table_result(fig4, grid, values, scope)
+    compare_printed(rec, printed("grs2009", "fig4"), grid, n=3, alpha=HALF, method="certified LP optimum")
+    if len(full) == 2:
+        decide_impossibility(rec, ctx, alpha_smt, a_rows, computed[1], full)
     # Figure 5: the parametrised x of Lemma 6.4, compared as exact expressions
     fig5 = printed("grs2009", "fig5")
-    rows5 = figure5_rows(a_rows, b_rows)
-    grid5 = [["", "", "", ""] for _ in order]
+    rows5 = figure5_rows(a_rows, computed[1])
+    grid5: list[list[object]] = [["", "", "", ""] for _ in FIG4_ORDER]
     for d, r in zip(SHOWN, rows5):
         k = shown_idx[d]
         grid5[k] = [fig5.values[k][c] if _equal(parse_latex(fig5.values[k][c]), r[c]) else str(r[c]) for c in range(4)]
+    compare_printed(rec, fig5, grid5, n=3, alpha=HALF, method="Lemma 6.4 solved exactly in delta_k")
     # the proof's inequalities (DP between {1} and {2}, two rows apart: factor 1/alpha^2 = 4) and its values
     x1, x2 = rows5[0], rows5[1]
     ineqs = [4 * x2[2] - x1[2], 4 * x1[3] - x2[3], (4 * x2[2] - x1[2]) + (4 * x1[3] - x2[3])]
     item_i = printed("grs2009", "thm6.3.inequalities")
     got_i = [s if _same_inequality(parse_latex(s), q) else f"0 <= {q}" for s, q in zip(item_i.values, ineqs)]
-    nonneg = [_z3(v) >= 0 for v in (*x1, *x2)]
-    forced = decide([*nonneg, *(_z3(e) >= 0 for e in ineqs[:2]), z3.Or(_z3(D1) != 1, _z3(D2) != 1)], ctx.solver_timeout)
-    values["delta_1 = delta_2 = 1 forced (z3)"] = str(forced.unsat)
-    solved = [rows5[0][0].subs(D1, 1), rows5[2][0].subs(D3, 1)]
-    for item, comp in ((fig5, grid5), (item_i, got_i), (printed("grs2009", "thm6.3.solved"), solved)):
-        extra = table_result(
-            item, [[_exact(v) for v in r] for r in comp] if item is fig5 else [_exact(v) for v in comp], {}, scope
-        )
-        if extra.status is Status.ERRATUM:
-            res.status = Status.ERRATUM
-            res.errata += extra.errata
-    lps = [(f"user {u} at eps={eps}", optimum(eps, u, ctx)) for u in (1, 2)]
-    res.certificate = certificate_of({"eps": str(eps)}, lps)
-    res.notes = (
+    compare_printed(rec, item_i, got_i, n=3, alpha=HALF, method="two-row DP bound, exact")
+    premises = [_z3(v) >= 0 for v in (*x1, *x2)] + [_z3(e) >= 0 for e in ineqs[:2]]
+    one = {_Z3[D1]: F(1), _Z3[D2]: F(1)}
+    rec.value(**{"delta premises": witnessed(premises, one, ctx, "Figure 5 rows {1}, {2} and the inequalities")})
+    with rec.deciding(
+        n=3,
+        alpha=HALF,
+        kind=BOUNDED,
+        method="smt-unsat entailment",
+        covers="every (delta_1, delta_2) with Figure 5's rows {1}, {2} non-negative and the two inequalities",
+        step="delta_1 = delta_2 = 1",
+    ) as d:
+        out = decide([*premises, z3.Or(_Z3[D1] != 1, _Z3[D2] != 1)], ctx.solver_timeout)
+        if not out.unsat:
+            d.counterexample(
+                f"delta_1 = {model_value(out.model, _Z3[D1])}, delta_2 = {model_value(out.model, _Z3[D2])} "
+                "also satisfy them"
+            )
+    solved = [_exact(rows5[0][0].subs(D1, 1)), _exact(rows5[2][0].subs(D3, 1))]
+    compare_printed(rec, printed("grs2009", "thm6.3.solved"), solved, n=3, alpha=HALF)
+    _lp_certificate(rec, ctx, eps)
+    rec.note(
         "Figure 4 = certified unique optimum (uniqueness over all 8 databases), eps range exact; Figure 5 "
         "regenerated from Lemma 6.4 (entries compared as exact expressions in delta_k); the inequalities "
-        "from the two-row DP bound; z3 proves no 1/2-DP mechanism implements both users' optima"
+        "from the two-row DP bound; z3 proves no 1/2-DP mechanism implements both users' optima (premises with "
+        "each optimum alone satisfiable)"
     )
-    return res
+    return rec
 
 
 def _equal(p: sp.Expr | None, q: sp.Expr) -> bool:
@@ -482,19 +666,19 @@ def _equal(p: sp.Expr | None, q: sp.Expr) -> bool:
 
 
 def _exact(v):
-    if isinstance(v, str):
-        return v
     if isinstance(v, sp.Basic) and v.is_Rational:
         return F(int(v.p), int(v.q))
     return v
 
 
+_Z3 = {D1: z3.Real("delta_1"), D2: z3.Real("delta_2"), D3: z3.Real("delta_3"), D4: z3.Real("delta_4")}
+
+
 def _z3(e: sp.Expr):
-    names = {D1: z3.Real("delta_1"), D2: z3.Real("delta_2"), D3: z3.Real("delta_3"), D4: z3.Real("delta_4")}
     e = sp.expand(e)
     out = z3.RealVal(0)
     for term in sp.Add.make_args(e):
         coeff, rest = term.as_coeff_Mul()
         c = z3.RealVal(str(coeff))
-        out = out + (c if rest == 1 else c * names[rest])
+        out = out + (c if rest == 1 else c * _Z3[rest])
     return out
