@@ -77,13 +77,14 @@ def column_dp_violation(x: list[list[Fraction]], alpha: Fraction) -> str | None:
 
 
 def mechanism_properties(
-    rec: Findings, where: str, x: list[list[object]], *, n: int, alpha: Fraction, dp: bool = True
+    rec: Findings, where: str, x: list[list[object]], *, n: int, alpha: Fraction, dp: bool = True,
+    what: str = "a mechanism",
 ) -> bool:
     """Decide, as table instances, that the printed matrix ``where`` is a mechanism (entries >= 0, rows
     summing to 1) and, with ``dp``, that it is alpha-DP.  True when every property holds."""
     why = not_a_mechanism(x)
-    rec.decide(why is None, f"{where} is not a mechanism: {why}", n=n, alpha=alpha, kind=TABLE, method=PROPERTY,
-               covers=f"{where} is a mechanism (entries >= 0, rows sum to 1)")
+    rec.decide(why is None, f"{where} is not {what}: {why}", n=n, alpha=alpha, kind=TABLE, method=PROPERTY,
+               covers=f"{where} is {what} (entries >= 0, rows sum to 1)")
     if not dp:
         return why is None
     viol = None if why else dp_violations(x, alpha)
