@@ -39,10 +39,11 @@ import sympy as sp
 import z3
 
 from udpm import linalg
-from udpm.claims import Context, Evidence, Result, Scope, Status, checks
+from udpm.claims import Context, Findings, checks
 from udpm.conventions import alpha_from_zlcn2013
-from udpm.errors import ExpectationsError
-from udpm.smt import decide, model_value
+from udpm.errors import ExpectationsError, VacuousPremise
+from udpm.instances import BOUNDED, TABLE
+from udpm.smt import decide, model_value, premise_witness
 from udpm.tables import printed
 from udpm.users import CountRangeConsumer, is_legal_function
 
@@ -50,7 +51,7 @@ F = Fraction
 A_SYM = sp.Symbol("alpha", positive=True)  # zlcn2013's alpha > 1: only in the printed LaTeX and the paper's formulas
 a_sym = sp.Symbol("a", positive=True)  # the internal alpha = 1/A_SYM in (0, 1)
 ZLCN_ALPHAS = (F(2), F(3), F(3, 2), F(10, 9), F(10), F(101, 100))  # labels, zlcn2013's convention
-SYMBOLIC = "symbolic zlcn alpha > 1 (internal a = 1/alpha in (0,1))"
+SYMBOLIC = "symbolic zlcn alpha > 1"  # an instance label: every zlcn alpha > 1, internal a = 1/alpha in (0, 1)
 Alpha = Fraction | str  # a zlcn2013 alpha > 1 (a label), or SYMBOLIC
 Vector = Callable[[object], list]  # internal a (sympy symbol, Fraction or z3 term) -> vector
 
@@ -60,9 +61,29 @@ def internal(alpha: Fraction) -> Fraction:
     return alpha_from_zlcn2013(alpha)
 
 
-def label(alpha: Alpha) -> str:
-    """How an alpha appears in scopes and messages: in zlcn2013's convention, saying so."""
-    return SYMBOLIC if alpha == SYMBOLIC else f"zlcn alpha={alpha}"
+def zlcn_label(alpha: Alpha) -> str:
+    """The label of a zlcn2013 alpha in instances and messages, shared with proofs/countrange_lp.py:
+    'zlcn alpha=2 (internal 1/2)', or SYMBOLIC."""
+    if isinstance(alpha, str):
+        if alpha != SYMBOLIC:
+            raise ExpectationsError(f"unknown alpha label {alpha!r}")
+        return SYMBOLIC
+    return f"zlcn alpha={alpha} (internal {internal(alpha)})"
+
+
+label = zlcn_label
+
+
+def premises_hold(premises: Sequence, pins: Sequence, timeout_s: float, what: str) -> str:
+    """The vacuity guard of every z3 query here: the hypotheses have a model (udpm.smt.premise_witness), else
+    VacuousPremise.  ``pins`` name a canonical point (the paper's own vectors, say) tried first, so that the
+    recorded witness does not depend on z3's internal term order; the pins only narrow the premises, so a model
+    with them is a model of the premises.  Returns the witness as text (zero entries left out)."""
+    try:
+        w = premise_witness([*premises, *pins], timeout_s, what)
+    except VacuousPremise:
+        w = premise_witness(premises, timeout_s, what)  # raises when the premises themselves are contradictory
+    return ", ".join(f"{k}={v}" for k, v in w.items() if v != "0") or "every variable 0"
 
 
 def in_internal_alpha(expr: sp.Expr) -> sp.Expr:
@@ -229,50 +250,51 @@ def at_model(alpha: Alpha, m: z3.ModelRef, a: z3.ArithRef) -> str:
     return label(alpha) if alpha != SYMBOLIC else f"internal a={model_value(m, a)} (zlcn alpha = 1/a)"
 
 
+def pin_alpha(alpha: Alpha, a: z3.ArithRef) -> list:
+    """The canonical point of a symbolic alpha for a premise witness: zlcn alpha = 2 (a = 1/2)."""
+    return [a == z3.RealVal("1/2")] if alpha == SYMBOLIC else []
+
+
 # --- the finite derivation problem ---------------------------------------------------------------
 
 
 def derivation_problem(targets: Sequence[Callable[[object], list]], alpha: Alpha, rows: Sequence[int] | None = None):
     """The 2^K-column problem of the module docstring: a DP matrix with columns s in {0,1}^K deriving
-    targets[k] with the 0/1 transformation s_k.  Returns (facts, matrix terms, types, internal a term)."""
+    targets[k] with the 0/1 transformation s_k.  Returns (premises, goal, pins, matrix terms, types, internal a):
+    the premises say the matrix is a DP mechanism, the goal that it derives every target, and the pins are a
+    canonical model of the premises (every row on the column s = 0...0)."""
     a, side = z3_alpha(alpha)
     vecs = [vector_terms(t, alpha, a) for t in targets]
     idx = list(range(len(vecs[0]))) if rows is None else list(rows)
     types = list(itertools.product((0, 1), repeat=len(vecs)))
     mat = [[z3.Real(f"m_{i}_{''.join(map(str, s))}") for s in types] for i in idx]
-    facts = list(side)
-    for r, i in enumerate(idx):
-        facts.append(z3.Sum(mat[r]) == 1)
-        for k, vec in enumerate(vecs):
-            facts.append(z3.Sum([mat[r][c] for c, s in enumerate(types) if s[k] == 1]) == vec[i])
+    premises, goal = list(side), []
+    for r in range(len(idx)):
+        premises.append(z3.Sum(mat[r]) == 1)
     for c in range(len(types)):
-        facts += dp_column([mat[r][c] for r in range(len(idx))], a)
-    return facts, mat, types, a
+        premises += dp_column([mat[r][c] for r in range(len(idx))], a)
+    for r, i in enumerate(idx):
+        for k, vec in enumerate(vecs):
+            goal.append(z3.Sum([mat[r][c] for c, s in enumerate(types) if s[k] == 1]) == vec[i])
+    pins = pin_alpha(alpha, a) + [v == (1 if c == 0 else 0) for row in mat for c, v in enumerate(row)]
+    return premises, goal, pins, mat, types, a
 
 
-def derivation(targets, alpha: Alpha, timeout_s: float, rows: Sequence[int] | None = None) -> str | None:
-    """None if no DP matrix (any number of columns) derives every target; else the derivation found.
-    alpha is a zlcn2013 label (> 1) or SYMBOLIC."""
-    facts, mat, types, a = derivation_problem(targets, alpha, rows)
-    out = decide(facts, timeout_s)
+def derivation(targets, alpha: Alpha, timeout_s: float, rows: Sequence[int] | None = None) -> tuple[str | None, str]:
+    """(None if no DP matrix (any number of columns) derives every target, else the derivation found; the
+    premise witness).  alpha is a zlcn2013 label (> 1) or SYMBOLIC."""
+    premises, goal, pins, mat, types, a = derivation_problem(targets, alpha, rows)
+    witness = premises_hold(premises, pins, timeout_s, f"DP matrix at {label(alpha)}")
+    out = decide([*premises, *goal], timeout_s)
     if out.unsat:
-        return None
+        return None, witness
     m = out.model
     entries = [[model_value(m, v) for v in row] for row in mat]
     cols = ", ".join("t=" + "".join(map(str, s)) for s in types)
     return (
         f"{at_model(alpha, m, a)}: the DP matrix {entries} (columns {cols}) derives every target "
         "with 0/1 transformations"
-    )
-
-
-def prove_underivable(targets, alphas: Sequence[Alpha], timeout_s: float, rows=None) -> tuple[str | None, list[str]]:
-    """(counterexample or None, the labels of the alphas covered)."""
-    for al in alphas:
-        cex = derivation(targets, al, timeout_s, rows)
-        if cex:
-            return cex, [label(al)]
-    return None, [label(al) for al in alphas]
+    ), witness
 
 
 def alphas_for(ctx: Context) -> list[Alpha]:
@@ -287,53 +309,65 @@ def lemma1_target(a: object) -> list:
     return [a / (a + 1), 1 / (a + 1)]
 
 
-def lemma1_counterexample(alpha: Alpha, timeout_s: float, target: Vector = lemma1_target, flip: bool = False):
-    """A 2 x m instance where some non-zero column is not tight with the matching t, or None.
+def lemma1_counterexample(
+    alpha: Alpha, timeout_s: float, target: Vector = lemma1_target, flip: bool = False
+) -> tuple[str | None, str]:
+    """(A 2 x m instance where some non-zero column is not tight with the matching t, or None; premise witnesses).
 
     Reduction: split every column by t (as in the module docstring, K = 1) into a t = 1 part and a t = 0 part
     with the same ratio p_j/q_j; a non-tight column stays non-tight, and a tight column with fractional t leaves
     a part whose t is the wrong one.  Keep one violating column j0 (t in {0, 1}) and merge the others by t: three
-    columns suffice for every m.  Tight: p_j/q_j = A = 1/a (q_j = a p_j) or p_j/q_j = 1/A = a (p_j = a q_j)."""
+    columns suffice for every m.  Tight: p_j/q_j = A = 1/a (q_j = a p_j) or p_j/q_j = 1/A = a (p_j = a q_j).
+    The premises (a DP 2 x 3 matrix derives the target with t = (tau, 1, 0), column 0 non-zero) are shown
+    satisfiable first; their canonical model is the paper's tight matrix."""
     a, side = z3_alpha(alpha)
     tgt = vector_terms(target, alpha, a)
+    witnesses = []
     for tau in (0, 1):
         p, q = z3.Reals("p0 p1 p2"), z3.Reals("q0 q1 q2")
         t = [tau, 1, 0]
-        facts = [*side, z3.Sum(p) == 1, z3.Sum(q) == 1]
+        premises = [*side, z3.Sum(p) == 1, z3.Sum(q) == 1]
         for j in range(3):
-            facts += dp_column([p[j], q[j]], a)
-        facts.append(z3.Sum([p[j] for j in range(3) if t[j]]) == tgt[0])
-        facts.append(z3.Sum([q[j] for j in range(3) if t[j]]) == tgt[1])
+            premises += dp_column([p[j], q[j]], a)
+        premises.append(z3.Sum([p[j] for j in range(3) if t[j]]) == tgt[0])
+        premises.append(z3.Sum([q[j] for j in range(3) if t[j]]) == tgt[1])
+        premises.append(p[0] + q[0] > 0)
+        lo, hi = a / (a + 1), 1 / (a + 1)  # the paper's tight columns at the canonical point
+        pin_pq = ((lo, 0, hi), (hi, 0, lo)) if tau else ((hi, lo, 0), (lo, hi, 0))
+        pins = pin_alpha(alpha, a) + [v == w for v, w in zip([*p, *q], [*pin_pq[0], *pin_pq[1]])]
+        w = premises_hold(premises, pins, timeout_s, f"Lemma 1 at {label(alpha)}, t_0 = {tau}")
+        witnesses.append(f"t_0={tau}: {w}")
         t_when_p_big, t_when_q_big = (1, 0) if flip else (0, 1)
         good = z3.Or(z3.And(q[0] == a * p[0], tau == t_when_p_big), z3.And(p[0] == a * q[0], tau == t_when_q_big))
-        facts += [p[0] + q[0] > 0, z3.Not(good)]
-        out = decide(facts, timeout_s)
+        out = decide([*premises, z3.Not(good)], timeout_s)
         if not out.unsat:
             m = out.model
             vals = [(model_value(m, p[j]), model_value(m, q[j]), t[j]) for j in range(3)]
             return (
                 f"{at_model(alpha, m, a)}: columns (p_j, q_j, t_j) = {vals}; column 0 is not tight with the stated t "
                 f"(B t = {[model_value(m, v) for v in tgt]})"
-            )
-    return None
+            ), "; ".join(witnesses)
+    return None, "; ".join(witnesses)
 
 
 @checks("zlcn2013.lemma1")
-def lemma1(ctx: Context, target: Vector = lemma1_target, flip: bool = False) -> Result:
+def lemma1(ctx: Context, target: Vector = lemma1_target, flip: bool = False) -> Findings:
     """zlcn2013 Lemma 1 and Corollary 1: if a DP 2 x m matrix (p; q) derives (1/(A+1), A/(A+1)) (zlcn's A > 1) then
     every non-zero column has p_j/q_j in {A, 1/A}, with t_j = 0 when p_j/q_j = A and t_j = 1 when it is 1/A;
     Corollary 1 applies this to the row pairs (0,1) and (2,3) of x-hat and (1,2) of y-hat."""
-    alphas = alphas_for(ctx)
-    for al in alphas:
-        cex = lemma1_counterexample(al, ctx.solver_timeout, target, flip)
-        if cex:
-            return Result(
-                Status.REFUTED,
-                Evidence.ALL_N,
-                Scope.of(alphas=[label(al)]),
-                counterexample=cex,
-                notes="m = 3 columns cover every m (reduction in lemma1_counterexample)",
-            )
+    rec = Findings("zlcn2013.lemma1")
+    for al in alphas_for(ctx):
+        with rec.deciding(
+            n=1,
+            alpha=label(al),
+            kind=BOUNDED,
+            method="z3 unsat (3-column reduction)",
+            covers="every DP 2 x m matrix (p; q), every m, and t in [0,1]^m deriving Lemma 1's vector",
+        ) as d:
+            cex, witness = lemma1_counterexample(al, ctx.solver_timeout, target, flip)
+            rec.value(**{f"premise witness at {label(al)}": witness})
+            if cex:
+                d.counterexample(cex)
     # Corollary 1: the three row pairs have exactly Lemma 1's right-hand side (or its complement, t -> 1 - t).
     xh, yh, tgt = xhat(a_sym), yhat(a_sym), lemma1_target(a_sym)
     pairs = {
@@ -341,64 +375,69 @@ def lemma1(ctx: Context, target: Vector = lemma1_target, flip: bool = False) -> 
         "x-hat rows (2,3), with 1 - t": (1 - xh[2], 1 - xh[3]),
         "y-hat rows (1,2)": (yh[1], yh[2]),
     }
-    values = {}
     for name, (u, v) in pairs.items():
         ok = sp.simplify(u - tgt[0]) == 0 and sp.simplify(v - tgt[1]) == 0
-        values[f"Corollary 1: {name} is Lemma 1's vector"] = (
-            "yes" if ok else f"no: ({sp.simplify(u)}, {sp.simplify(v)})"
+        rec.decide(
+            ok,
+            f"Corollary 1: {name} gives ({sp.simplify(u)}, {sp.simplify(v)}) in the internal a, not Lemma 1's vector",
+            n=3,
+            alpha=SYMBOLIC,
+            kind=BOUNDED,
+            method="sympy identity in a",
+            covers="Corollary 1: a row pair of x-hat or y-hat is Lemma 1's vector",
+            pair=name,
         )
-        if not ok:
-            return Result(
-                Status.REFUTED,
-                Evidence.ALL_N,
-                Scope.of(alphas=[SYMBOLIC]),
-                counterexample=f"Corollary 1: {name} gives ({u}, {v}) in the internal a, not Lemma 1's vector",
-            )
-    values["zero columns"] = "p_j = q_j = 0 has no ratio: the lemma holds for every non-zero column"
-    return Result(
-        Status.PROVED,
-        Evidence.ALL_N,
-        Scope.of(alphas=[label(al) for al in alphas]),
-        values,
-        notes=(
-            "all m via the 3-column reduction; z3 unsat for symbolic internal a in (0, 1) (nlsat) and each "
-            "rational zlcn alpha (computed at a = 1/alpha)"
-        ),
+    rec.value(zero_columns="p_j = q_j = 0 has no ratio: the lemma holds for every non-zero column")
+    rec.note(
+        "n=1 stands for Lemma 1's two rows (two neighbouring counts); the number m of columns is arbitrary: the "
+        "3-column reduction (lemma1_counterexample's docstring) is a hand argument, not computed, so each alpha is a "
+        "bounded instance (not all-n); z3 unsat for each rational zlcn alpha (at a = 1/alpha) and for symbolic "
+        "internal a in (0, 1) (nlsat), i.e. every zlcn alpha > 1. Corollary 1 (n = 3) by sympy identities in a"
     )
+    return rec
 
 
 # --- Lemma 2 and Theorem 3 (n = 3, theta = (1, 2)) ------------------------------------------------
 
 
 @checks("zlcn2013.lemma2")
-def lemma2(ctx: Context, x: Vector = xhat, y: Vector = yhat) -> Result:
+def lemma2(ctx: Context, x: Vector = xhat, y: Vector = yhat) -> Findings:
     """zlcn2013 Lemma 2: no alpha-DP matrix A (4 x m, any m) derives both x-hat and y-hat (n = 3, theta = (1,2)),
     for every zlcn alpha > 1 (every internal a in (0, 1))."""
-    alphas = alphas_for(ctx)
-    cex, covered = prove_underivable([x, y], alphas, ctx.solver_timeout)
-    scope = Scope.of(n_max=3, alphas=covered)
-    if cex:
-        return Result(Status.REFUTED, Evidence.ALL_N, scope, counterexample=cex)
-    values = {}
+    rec = Findings("zlcn2013.lemma2")
+    for al in alphas_for(ctx):
+        with rec.deciding(
+            n=3,
+            alpha=label(al),
+            kind=BOUNDED,
+            method="z3 unsat (4-column reduction)",
+            covers="every DP 4 x m matrix, every m, with transformations deriving x-hat and y-hat",
+        ) as d:
+            cex, witness = derivation([x, y], al, ctx.solver_timeout)
+            rec.value(**{f"premise witness at {label(al)}": witness})
+            if cex:
+                d.counterexample(cex)
     # The printed vectors are the ones checked.
     for key, fn in (("xhat", x), ("yhat", y)):
         same = all(sp.simplify(u - v) == 0 for u, v in zip(printed_vector(key), fn(a_sym)))
-        values[f"printed {key} = the vector checked"] = "yes" if same else "no"
+        rec.value(**{f"printed {key} = the vector checked": "yes" if same else "no"})
     # The proof's intermediate value: from (1/A) S1 + A S2 = A/(A+1) and S1 + S2 = A/(A+1), in a = 1/A:
     # a S1 + S2 / a = 1/(a+1) and S1 + S2 = 1/(a+1).
     s1, s2 = sp.symbols("S1 S2")
     sol = sp.solve([a_sym * s1 + s2 / a_sym - 1 / (a_sym + 1), s1 + s2 - 1 / (a_sym + 1)], [s1, s2])
     printed_sum = printed_internal(printed("zlcn2013", "lemma2.sum").values)
-    values["proof: sum_{j<=l} a_2j"] = f"{ratio_str(sol[s1])} (internal a = 1/alpha)"
-    values["proof: sum matches printed a^2/(a+1)^2"] = "yes" if sp.simplify(sol[s1] - printed_sum) == 0 else "no"
-    values["reduction"] = "4 columns (t, t') in {0,1}^2 cover every m (module docstring)"
-    return Result(
-        Status.PROVED,
-        Evidence.ALL_N,
-        scope,
-        values,
-        notes="n = 3 as stated; every m by the split-and-merge reduction; z3 unsat for symbolic a in (0, 1)",
+    rec.value(
+        **{
+            "proof: sum_{j<=l} a_2j": f"{ratio_str(sol[s1])} (internal a = 1/alpha)",
+            "proof: sum matches printed a^2/(a+1)^2": "yes" if sp.simplify(sol[s1] - printed_sum) == 0 else "no",
+        }
     )
+    rec.note(
+        "n = 3 as stated; every m by the split-and-merge reduction of the module docstring (a hand argument); "
+        "z3 unsat at each rational zlcn alpha and for symbolic internal a in (0, 1), i.e. every zlcn alpha > 1; "
+        "the premises (a DP matrix with 4 columns) are shown satisfiable first, witness recorded per alpha"
+    )
+    return rec
 
 
 def ratio_str(e: sp.Expr) -> str:
@@ -410,7 +449,7 @@ def ratio_str(e: sp.Expr) -> str:
     return f"{top}/{den}" if den.is_Atom or den.is_Pow else f"{top}/({den})"
 
 
-def thm3_tables_check() -> dict[str, str]:
+def thm3_tables_check() -> dict[str, tuple[bool, str]]:
     """Theorem 3's parametrised 2x2 tables: each has total 1 and the marginals x-hat_mu, y-hat_mu."""
     item = printed("zlcn2013", "thm3.tables").values[1]
     ts = {f"t{i}": sp.Symbol(f"t{i}") for i in range(3)}
@@ -424,53 +463,61 @@ def thm3_tables_check() -> dict[str, str]:
             and sp.simplify(t10 + t11 - xhat(a_sym)[mu]) == 0
             and sp.simplify(t01 + t11 - yhat(a_sym)[mu]) == 0
         )
-        out[f"printed table mu={mu}: total 1, marginals x-hat, y-hat"] = "yes" if ok else "no"
+        out[f"mu={mu}"] = (
+            ok,
+            f"printed table mu={mu}: total {sp.simplify(t00 + t01 + t10 + t11)}, marginals "
+            f"({sp.simplify(t10 + t11)}, {sp.simplify(t01 + t11)}), not 1, x-hat_mu, y-hat_mu",
+        )
     return out
+
+
+JOINT = "every DP joint mechanism t_(mu,i,j) (any number of outputs, by the 4-column reduction)"
 
 
 @checks("zlcn2013.thm3")
 def thm3(
     ctx: Context, x: Vector = xhat, y: Vector = yhat, rows: tuple[int, ...] = (0, 1, 2), n_max: int | None = None
-) -> Result:
+) -> Findings:
     """zlcn2013 Theorem 3 (n = 3, theta = (1,2)): no DP joint mechanism t_(mu,i,j) on counts mu = 0, 1, 2 has the
-    marginals x-hat (first consumer) and y-hat (second), for every zlcn alpha > 1; also for the general n of
-    Lemma 3."""
-    alphas = alphas_for(ctx)
-    cex, covered = prove_underivable([x, y], alphas, ctx.solver_timeout, rows)
-    if cex:
-        return Result(
-            Status.REFUTED, Evidence.BOUNDED, Scope.of(3, covered), counterexample=f"counts {list(rows)}: {cex}"
+    marginals x-hat (first consumer) and y-hat (second), for every zlcn alpha > 1; also, beyond the paper's n = 3,
+    for Lemma 3's x and y at general n (a bounded cross-check at a few alphas)."""
+    rec = Findings("zlcn2013.thm3")
+    for al in alphas_for(ctx):
+        with rec.deciding(
+            n=3,
+            alpha=label(al),
+            kind=BOUNDED,
+            method="z3 unsat",
+            covers=f"{JOINT} with marginals x-hat, y-hat",
+            counts=",".join(map(str, rows)),
+        ) as d:
+            cex, witness = derivation([x, y], al, ctx.solver_timeout, rows)
+            rec.value(**{f"premise witness at {label(al)}": witness})
+            if cex:
+                d.counterexample(f"counts {list(rows)}: {cex}")
+    for name, (ok, why) in thm3_tables_check().items():
+        rec.decide(
+            ok,
+            why,
+            n=3,
+            alpha=SYMBOLIC,
+            kind=TABLE,
+            method="printed 2x2 table, sympy identity",
+            covers="a printed table has total 1 and the marginals x-hat, y-hat",
+            table=name,
         )
-    values = thm3_tables_check()
-    if "no" in values.values():
-        return Result(
-            Status.REFUTED,
-            Evidence.TABLE,
-            Scope.of(3, covered),
-            values,
-            counterexample="a printed 2x2 table does not have the stated marginals",
-        )
-    two = derivation([x, y], F(2), ctx.solver_timeout, rows=(0, 1))
-    values[f"counts 0,1 alone ({label(F(2))})"] = "a joint mechanism exists" if two else "none"
+    two, _ = derivation([x, y], F(2), ctx.solver_timeout, rows=(0, 1))
+    rec.value(**{f"counts 0,1 alone ({label(F(2))})": "a joint mechanism exists" if two else "none"})
     n_max = n_max or (5 if ctx.quick else 8)
     general_alphas = ZLCN_ALPHAS[:3] if ctx.quick else ZLCN_ALPHAS
-    general = general_cases(n_max, general_alphas, ctx.solver_timeout)
-    if isinstance(general, str):
-        return Result(
-            Status.REFUTED, Evidence.BOUNDED, Scope.of(n_max, map(label, general_alphas)), counterexample=general
-        )
-    values["general n: (n, theta) cases with no joint mechanism"] = str(general)
-    return Result(
-        Status.VERIFIED,
-        Evidence.BOUNDED,
-        Scope.of(n_max, covered),
-        values,
-        notes=(
-            f"n = 3: counts {list(rows)} already contradict, for symbolic a in (0, 1) and each rational zlcn alpha; "
-            f"general n <= {n_max}: the joint mechanism for Lemma 3's x and y does not exist (zlcn alphas "
-            f"{', '.join(map(str, general_alphas))}; 1 <= theta1 < theta2 <= n-1)"
-        ),
+    count = decide_general(rec, range(3, n_max + 1), general_alphas, ctx.solver_timeout)
+    rec.value(**{"general n: (n, theta, alpha) instances with no joint mechanism": count})
+    rec.note(
+        f"the paper's n = 3 (counts {list(rows)}): every rational zlcn alpha and symbolic internal a in (0, 1); "
+        f"beyond the paper, Lemma 3's x and y at n = 3..{n_max}, 1 <= theta1 < theta2 <= n-1, only at zlcn alphas "
+        f"{', '.join(map(str, general_alphas))}"
     )
+    return rec
 
 
 # --- Lemma 3, Corollary 2, Theorem 2 ---------------------------------------------------------------
@@ -499,6 +546,18 @@ def legal_constraints(n: int, a: Fraction) -> list[tuple[list[Fraction], Fractio
     return rows
 
 
+def legal_premise(
+    n: int, a: Fraction, psi: Sequence[z3.ArithRef], phi: Sequence[Fraction], timeout_s: float, what: str
+):
+    """(the legality constraints on psi, the premise witness: psi = phi, a legal function, pinned)."""
+    ok = [
+        z3.Sum([z3.RealVal(str(g[i])) * psi[i] for i in range(n + 1)]) >= z3.RealVal(str(h))
+        for g, h in legal_constraints(n, a)
+    ]
+    pins = [v == z3.RealVal(str(p)) for v, p in zip(psi, phi)]
+    return ok, premises_hold(ok, pins, timeout_s, what)
+
+
 def unique_optimum_consumer(n: int, theta: tuple[int, int], phi: list[Fraction], a: Fraction, timeout_s: float):
     """A consumer (omega = 1, prior rho) whose ONLY optimal legal function (internal a) is phi, or why there is none.
 
@@ -506,7 +565,7 @@ def unique_optimum_consumer(n: int, theta: tuple[int, int], phi: list[Fraction],
     outside.  phi is the unique minimiser of c over the legal polytope iff c is in the interior of the cone of
     the gradients g of the constraints binding at phi, i.e. c = sum lambda_k g_k with every lambda_k > 0 (scaled:
     >= 1), which needs the binding gradients to span R^(n+1) (phi a vertex).  Found c are re-checked by a second
-    z3 query: no legal psi != phi has c.psi <= c.phi."""
+    z3 query, after its premise (legal psi) is shown satisfiable: no legal psi != phi has c.psi <= c.phi."""
     cons = legal_constraints(n, a)
     tight = [(g, h) for g, h in cons if sum(gi * p for gi, p in zip(g, phi)) == h]
     if linalg.rank([g for g, _ in tight] or [[F(0)] * (n + 1)]) < n + 1:
@@ -515,13 +574,16 @@ def unique_optimum_consumer(n: int, theta: tuple[int, int], phi: list[Fraction],
     c = [z3.Sum([z3.RealVal(str(g[i])) * lam[k] for k, (g, _) in enumerate(tight)]) for i in range(n + 1)]
     inside = [theta[0] <= i <= theta[1] for i in range(n + 1)]
     facts = [v >= 1 for v in lam] + [c[i] <= 0 if inside[i] else c[i] >= 0 for i in range(n + 1)]
-    out = decide(facts, timeout_s)
+    # first at the canonical point (every lambda 1), so that the consumer found does not depend on z3's term order
+    out = decide([*facts, *(v == 1 for v in lam)], timeout_s)
+    if out.unsat:
+        out = decide(facts, timeout_s)
     if out.unsat:
         return None, "no omega, rho: the cone of binding gradients at phi has no interior point of the needed signs"
     cv = [F(model_value(out.model, t)) for t in c]
     # independent uniqueness check
     psi = [z3.Real(f"psi_{i}") for i in range(n + 1)]
-    ok = [z3.Sum([z3.RealVal(str(g[i])) * psi[i] for i in range(n + 1)]) >= z3.RealVal(str(h)) for g, h in cons]
+    ok, _ = legal_premise(n, a, psi, phi, timeout_s, f"legal functions, n={n}")
     better = z3.Sum([z3.RealVal(str(cv[i])) * (psi[i] - z3.RealVal(str(phi[i]))) for i in range(n + 1)]) <= 0
     other = z3.Or([psi[i] != z3.RealVal(str(phi[i])) for i in range(n + 1)])
     if not decide([*ok, better, other], timeout_s).unsat:
@@ -544,7 +606,8 @@ def lemma3_instance(
     check_derivation: bool = True,
 ) -> tuple[str | None, dict[str, str]]:
     """Lemma 3 + Corollary 2 at one (n, theta, zlcn alpha): x, y are legal, each the unique optimum of a consumer
-    found here, their entries k-1..k+2 are x-hat, y-hat, and no DP matrix derives both.  (failure, data)."""
+    found here, their entries k-1..k+2 are x-hat, y-hat, and (check_derivation) no DP matrix derives both.
+    (failure, data)."""
     k = lemma3_k(*theta)
     a = internal(alpha)
     at = f"n={n}, theta={theta}, {label(alpha)}"
@@ -565,8 +628,11 @@ def lemma3_instance(
                     f"{at}: {name}[k-1..k+2] = {linalg.fmt_vector(v[k - 1 : k + 3])} "
                     f"is not {name}-hat = {linalg.fmt_vector(window[name])}"
                 ), data
+    elif not check_derivation:
+        return f"{at}: rows k-1..k+2 (k={k}) leave 0..n, and the derivation was not checked", data
     if check_derivation:
-        cex = derivation([lambda a_: xf(n, *theta, a_), lambda a_: yf(n, *theta, a_)], alpha, timeout_s)
+        cex, witness = derivation([lambda a_: xf(n, *theta, a_), lambda a_: yf(n, *theta, a_)], alpha, timeout_s)
+        data["premise witness"] = witness
         if cex:
             return f"n={n}, theta={theta}: {cex}", data
     return None, data
@@ -577,68 +643,89 @@ def count_range_thetas(n: int) -> list[tuple[int, int]]:
     return [(t1, t2) for t1 in range(1, n) for t2 in range(t1 + 1, n)]
 
 
-def general_cases(n_max: int, alphas: Sequence[Fraction], timeout_s: float, xf=lemma3_x, yf=lemma3_y) -> int | str:
-    """Lemma 3 + Corollary 2 for 3 <= n <= n_max, every non-threshold theta and zlcn alpha: count, or a failure."""
+DERIVATION_N = 5  # above it, Corollary 2 follows from Lemma 2 on the rows k-1..k+2 (the window is x-hat, y-hat)
+
+
+def decide_general(
+    rec: Findings,
+    ns: Sequence[int],
+    alphas: Sequence[Fraction],
+    timeout_s: float,
+    xf=lemma3_x,
+    yf=lemma3_y,
+    derivation_n: int | None = None,
+) -> int:
+    """Lemma 3 + Corollary 2 at every n in ns, non-threshold theta and zlcn alpha: one bounded instance each.
+    Up to ``derivation_n`` (default: every n) non-derivability is a z3 unsat; above it, a DP matrix deriving
+    x and y would restrict (rows k-1..k+2, still DP) to one deriving x-hat and y-hat, which Lemma 2 excludes.
+    Returns the number of instances decided."""
     total = 0
-    for n in range(3, n_max + 1):
+    for n in ns:
+        by_z3 = derivation_n is None or n <= derivation_n
         for theta in count_range_thetas(n):
             for al in alphas:
-                fail, _ = lemma3_instance(n, theta, al, timeout_s, xf, yf)
-                if fail:
-                    return fail
-                total += 1
+                with rec.deciding(
+                    n=n,
+                    alpha=label(al),
+                    kind=BOUNDED,
+                    method=(
+                        "certified consumers + z3 unsat"
+                        if by_z3
+                        else "certified consumers + x-hat/y-hat windows (Lemma 2)"
+                    ),
+                    covers=f"Lemma 3's x and y: legal, unique optima of consumers found here; {JOINT} deriving both",
+                    theta=f"{theta[0]},{theta[1]}",
+                ) as d:
+                    fail, _ = lemma3_instance(n, theta, al, timeout_s, xf, yf, check_derivation=by_z3)
+                    total += 1
+                    if fail:
+                        d.counterexample(fail)
     return total
 
 
 @checks("zlcn2013.lemma3")
-def lemma3(ctx: Context, xf=lemma3_x, yf=lemma3_y, n_max: int | None = None) -> Result:
+def lemma3(ctx: Context, xf=lemma3_x, yf=lemma3_y, n_max: int | None = None) -> Findings:
     """zlcn2013 Lemma 3 and Corollary 2: for 1 <= theta1 < theta2 <= n-1 the printed x and y are legal, each is the
     ONLY optimum of some consumer (found and certified here), x[k-1..k+2] = x-hat, y[k-1..k+2] = y-hat, and no DP
     matrix derives both."""
+    rec = Findings("zlcn2013.lemma3")
     n_max = n_max or (5 if ctx.quick else 9)
-    alphas = list(ZLCN_ALPHAS)
-    values: dict[str, str] = {}
-    total, found_rho = 0, ""
-    for n in range(3, n_max + 1):
-        for theta in count_range_thetas(n):
-            for al in alphas:
-                fail, data = lemma3_instance(n, theta, al, ctx.solver_timeout, xf, yf, check_derivation=n <= 5)
-                if fail:
-                    return Result(Status.REFUTED, Evidence.BOUNDED, Scope.of(n, [label(al)]), counterexample=fail)
-                total += 1
-                if n == 3 and al == 2:
-                    found_rho = "; ".join(f"{k} = {v}" for k, v in data.items())
-    values["(n, theta, alpha) instances"] = str(total)
-    sym_n = min(n_max, 5 if ctx.quick else 9)
+    count = decide_general(rec, range(3, n_max + 1), ZLCN_ALPHAS, ctx.solver_timeout, xf, yf, DERIVATION_N)
+    rec.value(**{"(n, theta, alpha) instances": count})
+    fail, data = lemma3_instance(3, (1, 2), F(2), ctx.solver_timeout, xf, yf)
+    if not fail:
+        rec.value(
+            **{f"consumers found, n=3, theta=(1, 2), {label(F(2))}": "; ".join(f"{k} = {v}" for k, v in data.items())}
+        )
+    sym_n = min(n_max, DERIVATION_N)
     for n in range(3, sym_n + 1):
         for theta in count_range_thetas(n):
-            cex = derivation(
-                [lambda a_, t=theta, m=n: xf(m, *t, a_), lambda a_, t=theta, m=n: yf(m, *t, a_)],
-                SYMBOLIC,
-                ctx.solver_timeout,
-            )
-            if cex:
-                return Result(
-                    Status.REFUTED,
-                    Evidence.BOUNDED,
-                    Scope.of(n, [SYMBOLIC]),
-                    counterexample=f"Corollary 2, n={n}, theta={theta}: {cex}",
+            with rec.deciding(
+                n=n,
+                alpha=SYMBOLIC,
+                kind=BOUNDED,
+                method="z3 nlsat unsat",
+                covers=f"Corollary 2 only: {JOINT} deriving Lemma 3's x and y",
+                theta=f"{theta[0]},{theta[1]}",
+            ) as d:
+                cex, _ = derivation(
+                    [lambda a_, t=theta, m=n: xf(m, *t, a_), lambda a_, t=theta, m=n: yf(m, *t, a_)],
+                    SYMBOLIC,
+                    ctx.solver_timeout,
                 )
-    values.update(lemma3_formula_facts())
-    values["Corollary 2 for symbolic alpha > 1"] = f"no DP matrix derives both x and y, every theta, n <= {sym_n}"
-    values.update(paper_rho_check(ctx.solver_timeout))
-    values.update(lemma3_boundary(ctx.solver_timeout, xf, yf))
-    return Result(
-        Status.VERIFIED,
-        Evidence.BOUNDED,
-        Scope.of(n_max, map(label, alphas)),
-        values,
-        notes=(
-            "Corollary 2's non-derivability via z3 for n <= 5 (for larger n it follows from Lemma 2 on "
-            "rows k-1..k+2, whose windows are checked for every n); symbolic: internal a in (0, 1); threshold "
-            f"boundaries as data. Consumers (omega = 1) found for n=3, theta=(1,2), zlcn alpha=2: {found_rho}"
-        ),
+                if cex:
+                    d.counterexample(f"Corollary 2, n={n}, theta={theta}: {cex}")
+    rec.value(**lemma3_formula_facts())
+    rec.value(**paper_rho_check(ctx.solver_timeout))
+    rec.value(**lemma3_boundary(ctx.solver_timeout, xf, yf))
+    rec.note(
+        f"rational zlcn alphas: legality, certified unique-optimum consumers and x-hat/y-hat windows at "
+        f"n = 3..{n_max}; "
+        f"non-derivability by z3 for n <= {DERIVATION_N}, above it by Lemma 2 on rows k-1..k+2 (declared dependency); "
+        f"symbolic internal a in (0, 1): Corollary 2's non-derivability only, n <= {sym_n}; threshold boundaries "
+        "(theta1 = 0 or theta2 = n) as data; every z3 premise shown satisfiable first (premise witness)"
     )
+    return rec
 
 
 def lemma3_boundary(timeout_s: float, xf=lemma3_x, yf=lemma3_y) -> dict[str, str]:
@@ -653,26 +740,22 @@ def lemma3_boundary(timeout_s: float, xf=lemma3_x, yf=lemma3_y) -> dict[str, str
 
 
 @checks("zlcn2013.thm2")
-def thm2(ctx: Context, xf=lemma3_x, yf=lemma3_y, n_max: int | None = None) -> Result:
+def thm2(ctx: Context, xf=lemma3_x, yf=lemma3_y, n_max: int | None = None) -> Findings:
     """zlcn2013 Theorem 2: for every count-range query that is not a threshold query (1 <= theta1 < theta2 <= n-1)
     there is no universally utility-maximizing DP mechanism: two consumers have unique optima x, y (Lemma 3) that
     no DP matrix derives together (Corollary 2); databases tau_0..tau_n reduce arbitrary mechanisms to this."""
+    rec = Findings("zlcn2013.thm2")
     n_max = n_max or (5 if ctx.quick else 7)
     alphas = list(ZLCN_ALPHAS) if not ctx.quick else list(ZLCN_ALPHAS[:5])
-    result = general_cases(n_max, alphas, ctx.solver_timeout, xf, yf)
-    scope = Scope.of(n_max, map(label, alphas))
-    if isinstance(result, str):
-        return Result(Status.REFUTED, Evidence.BOUNDED, scope, counterexample=result)
-    return Result(
-        Status.VERIFIED,
-        Evidence.BOUNDED,
-        scope,
-        {"(n, theta, alpha) instances": str(result)},
-        notes=(
-            "threshold queries (theta1 = 0 or theta2 >= n) are excluded by the paper's definition; "
-            "for them zlcn2013 Theorem 7 gives a universal mechanism"
-        ),
+    count = decide_general(rec, range(3, n_max + 1), alphas, ctx.solver_timeout, xf, yf)
+    rec.value(**{"(n, theta, alpha) instances": count})
+    rec.note(
+        "each instance: the two consumers with unique optima x, y (Lemma 3, found and certified) and z3 unsat for a "
+        "DP mechanism deriving both; the reduction from arbitrary databases (tau_0..tau_n) is the paper's argument, "
+        "not computed; threshold queries (theta1 = 0 or theta2 >= n) are excluded by the paper's definition, and "
+        "for them zlcn2013 Theorem 7 gives a universal mechanism"
     )
+    return rec
 
 
 def paper_rho(a: Fraction) -> list[Fraction]:
@@ -689,13 +772,11 @@ def paper_rho(a: Fraction) -> list[Fraction]:
 
 
 def is_unique_optimum(consumer: CountRangeConsumer, phi: list[Fraction], a: Fraction, timeout_s: float) -> bool:
-    """z3: no legal psi != phi (internal a) has weighted error <= that of phi (linear in psi)."""
+    """z3: no legal psi != phi (internal a) has weighted error <= that of phi (linear in psi); the premise (legal
+    psi) is shown satisfiable first."""
     n = consumer.n
     psi = [z3.Real(f"psi_{i}") for i in range(n + 1)]
-    ok = [
-        z3.Sum([z3.RealVal(str(g[i])) * psi[i] for i in range(n + 1)]) >= z3.RealVal(str(h))
-        for g, h in legal_constraints(n, a)
-    ]
+    ok, _ = legal_premise(n, a, psi, phi, timeout_s, f"legal functions, n={n}")
     w = [consumer.omega[i] * consumer.rho[i] for i in range(n + 1)]
     sign = [-1 if consumer.in_range(i) else 1 for i in range(n + 1)]
     diff = z3.Sum(
@@ -720,9 +801,24 @@ def paper_rho_check(timeout_s: float) -> dict[str, str]:
     return {"paper's rho: y-hat the only optimum at zlcn alphas": ", ".join(map(str, good)) or "none"}
 
 
+def smallest_exponent(f: Callable, low: bool) -> tuple[sp.Expr, sp.Expr]:
+    """(exponent e(s), its minimum over s >= 0) of Lemma 3's entry f = a^e/(a+1) at i = k - s (low side) or
+    j = k + 1 + s (high side), symbolically in k and s."""
+    kk, s = sp.Symbol("k", integer=True, nonnegative=True), sp.Symbol("s", integer=True, nonnegative=True)
+    idx = kk - s if low else kk + 1 + s
+    base, e = sp.powsimp(sp.simplify(f(kk, idx, a_sym) * (a_sym + 1))).as_base_exp()
+    if base != a_sym:
+        raise ExpectationsError(f"Lemma 3 entry {f.__name__} is not a^e/(a+1): {f(kk, idx, a_sym)}")
+    poly = sp.Poly(sp.expand(e), s)
+    if poly.degree() > 1 or any(c.free_symbols for c in poly.all_coeffs()) or poly.all_coeffs()[0] < 0:
+        raise ExpectationsError(f"Lemma 3 entry {f.__name__}: exponent {e} is not increasing in s")
+    return sp.expand(e), e.subs(s, 0)
+
+
 def lemma3_formula_facts() -> dict[str, str]:
     """The printed exponents, symbolically in k and i: the paper's formulas (in A) become the internal ones after
-    A = 1/a; the entries next to k are x-hat, y-hat; every entry is a probability."""
+    A = 1/a; the entries next to k are x-hat, y-hat; every entry is a probability (computed: the smallest exponent
+    of a on each side of k)."""
     kk = sp.Symbol("k", integer=True, nonnegative=True)
     i = sp.Symbol("i", integer=True)
     paper = {name: in_internal_alpha(f(kk, i, A_SYM)) for name, f in PAPER_LEMMA3.items()}
@@ -745,7 +841,14 @@ def lemma3_formula_facts() -> dict[str, str]:
         ],
     }
     out = {f"Lemma 3 symbolic {name}": ", ".join(str(sp.simplify(v)) for v in vals) for name, vals in facts.items()}
-    out["Lemma 3 entries in (0, 1)"] = (
-        "smallest exponent of a = 1/alpha is 0 (at x_k, x_(k+1)): every entry <= 1/(a+1) < 1"
+    lows = {"x, i <= k": True, "x and y, j >= k+1": False, "y, i <= k": True}
+    mins = {name: smallest_exponent(INTERNAL_LEMMA3[name], low) for name, low in lows.items()}
+    smallest = min(m for _, m in mins.values())
+    parts = ", ".join(f"{name}: a^({e})/(a+1), s >= 0, smallest exponent {m}" for name, (e, m) in mins.items())
+    verdict = (
+        f"yes: smallest exponent {smallest} >= 0, so 0 < entry <= 1/(a+1) < 1"
+        if smallest >= 0
+        else f"no: exponent {smallest} < 0 gives entries above 1/(a+1)"
     )
+    out["Lemma 3 entries in (0, 1)"] = f"{verdict} ({parts}; s = k - i below k, j - k - 1 above)"
     return out

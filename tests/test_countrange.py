@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import inspect
 from fractions import Fraction as F
 
 import pytest
@@ -10,28 +9,75 @@ import sympy as sp
 
 from proofs import countrange as c
 from udpm.claims import Context, Status
-from udpm.errors import ExpectationsError, InvalidAlpha
+from udpm.errors import ExpectationsError, InvalidAlpha, VacuousPremise
+from udpm.instances import ALL_N, BOUNDED, TABLE
 
 CTX = Context()
 
 
-@pytest.mark.parametrize(
-    "fn, status",
-    [
-        (c.lemma1, Status.PROVED),
-        (c.lemma2, Status.PROVED),
-        (c.thm3, Status.VERIFIED),
-        (c.lemma3, Status.VERIFIED),
-        (c.thm2, Status.VERIFIED),
-    ],
-)
-def test_claim_holds(fn, status):
-    kw = {"n_max": 4} if "n_max" in inspect.signature(fn).parameters else {}
-    res = fn(CTX, **kw)
-    assert res.status is status, (res.notes, res.counterexample)
-    assert len([a for a in res.scope.alphas if a != c.SYMBOLIC]) >= 5
-    if fn in (c.lemma1, c.lemma2, c.thm3):
-        assert c.SYMBOLIC in res.scope.alphas
+def grid(rec, kind=BOUNDED):
+    """{alpha label: sorted n decided} of one kind."""
+    out: dict[str, list] = {}
+    for d in rec.decided(kind):
+        out.setdefault(d.instance.alpha, []).append(d.instance.n)
+    return {k: sorted(set(v)) for k, v in out.items()}
+
+
+ZL = [c.zlcn_label(a) for a in c.ZLCN_ALPHAS]
+
+
+def test_labels_are_zlcn_with_the_internal_value():
+    assert c.zlcn_label(F(2)) == "zlcn alpha=2 (internal 1/2)" and c.zlcn_label(c.SYMBOLIC) == c.SYMBOLIC
+
+
+def test_lemma1_grid_bounded_not_all_n():
+    rec = c.lemma1(CTX)
+    assert rec.status is Status.VERIFIED and not rec.decided(ALL_N), rec.counterexample
+    assert grid(rec) == {**{a: [1] for a in ZL}, c.SYMBOLIC: [1, 3]}
+    assert rec.values["premise witness at zlcn alpha=2 (internal 1/2)"].startswith("t_0=0: p0=2/3")
+
+
+def test_lemma2_grid_n3_every_alpha_and_symbolic():
+    rec = c.lemma2(CTX)
+    assert rec.status is Status.VERIFIED and not rec.decided(ALL_N)
+    assert grid(rec) == {a: [3] for a in [*ZL, c.SYMBOLIC]}
+    assert rec.values[f"premise witness at {c.SYMBOLIC}"].startswith("a=1/2, m_0_00=1")
+
+
+def test_thm3_grid_is_what_ran():
+    # the paper's n = 3 at every alpha and symbolically; general n only at the first three zlcn alphas
+    rec = c.thm3(CTX, n_max=4)
+    assert rec.status is Status.VERIFIED, rec.counterexample
+    assert grid(rec) == {**{a: [3, 4] for a in ZL[:3]}, **{a: [3] for a in ZL[3:]}, c.SYMBOLIC: [3]}
+    assert grid(rec, TABLE) == {c.SYMBOLIC: [3]}
+
+
+def test_lemma3_grid_is_what_ran():
+    rec = c.lemma3(CTX, n_max=4)
+    assert rec.status is Status.VERIFIED, rec.counterexample
+    assert grid(rec) == {a: [3, 4] for a in [*ZL, c.SYMBOLIC]}
+    assert rec.values["Lemma 3 entries in (0, 1)"].startswith("yes: smallest exponent 0")
+
+
+def test_thm2_grid_is_what_ran():
+    rec = c.thm2(CTX, n_max=4)
+    assert rec.status is Status.VERIFIED, rec.counterexample
+    assert grid(rec) == {a: [3, 4] for a in ZL[:5]}
+
+
+def test_a_contradictory_premise_fires_the_vacuity_guard(monkeypatch):
+    real = c.dp_column
+    monkeypatch.setattr(c, "dp_column", lambda col, a: [*real(col, a), col[0] < 0])  # and col[0] >= 0
+    for fn in (c.lemma1, c.lemma2):
+        with pytest.raises(VacuousPremise, match="no model"):
+            fn(CTX)
+
+
+def test_a_contradictory_legality_premise_fires_the_vacuity_guard(monkeypatch):
+    # sum phi >= 1 and -sum phi >= 0: no legal function at all
+    monkeypatch.setattr(c, "legal_constraints", lambda n, a: [([F(1)] * (n + 1), F(1)), ([F(-1)] * (n + 1), F(0))])
+    with pytest.raises(VacuousPremise):
+        c.paper_rho_check(10)
 
 
 def test_lemma1_with_another_target_is_refuted():
@@ -71,8 +117,8 @@ def test_thm2_with_equal_consumers_is_refuted():
 
 def test_derivation_of_both_is_found_when_it_exists():
     # The same vector twice is derived by any matrix with a 0/1 column split; the checker must find it.
-    assert c.derivation([c.xhat, c.xhat], F(3), 10) is not None
-    assert c.derivation([c.xhat, c.yhat], F(3), 10) is None
+    assert c.derivation([c.xhat, c.xhat], F(3), 10)[0] is not None
+    assert c.derivation([c.xhat, c.yhat], F(3), 10)[0] is None
 
 
 def test_consumer_certificate_is_unique_and_found_for_x_hat():
@@ -110,7 +156,7 @@ def test_a_wrong_alpha_is_refuted():
 
 
 def test_symbolic_counterexample_names_the_internal_alpha():
-    cex = c.derivation([c.xhat, c.xhat], c.SYMBOLIC, 10)
+    cex, _ = c.derivation([c.xhat, c.xhat], c.SYMBOLIC, 10)
     assert cex is not None and cex.startswith("internal a=")
 
 
