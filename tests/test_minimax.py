@@ -1,4 +1,4 @@
-"""gs2010 minimax claims: real statuses, and false variants that must be refuted with a counterexample."""
+"""gs2010 minimax claims: derived statuses, recorded grids, and false variants refuted with a counterexample."""
 
 from __future__ import annotations
 
@@ -7,38 +7,65 @@ from fractions import Fraction
 import pytest
 
 from proofs import minimax
-from udpm.claims import Context, Status
+from udpm.claims import Context
 from udpm.errors import InvalidInput
+from udpm.evidence import Status, grid_text
+from udpm.instances import BOUNDED, SAMPLED
 from udpm.mechanisms import truncated_geometric
 from udpm.programs_minimax import optimal_interaction_lp, optimal_mechanism_lp
 from udpm.users import MinimaxUser, absolute_error, power_loss
 
 CTX = Context()
+CONSUMER_GRID = "alpha=1/2, 99/100, 1/100, 1/4, 2/3: n<=5"
 
 
-def test_thm1_holds_and_a_weaker_deployed_mechanism_is_refuted():
-    assert minimax.universal_optimality(CTX).status is Status.TESTED
+def assert_distinct_identified_consumers(rec):
+    sampled = rec.decided(SAMPLED)
+    params = [dict(d.instance.params) for d in sampled]
+    assert all(p["consumer"] and p["sample"] for p in params)
+    assert len({p["sample"] for p in params}) == len(params)  # distinct consumers
+    assert any(d.instance.n == 1 for d in sampled)
+
+
+def test_thm1_tested_on_the_grid_and_a_weaker_deployed_mechanism_is_refuted():
+    rec = minimax.universal_optimality(CTX)
+    res = rec.result()
+    assert res.status is Status.TESTED and grid_text(res.grid[str(SAMPLED)]) == CONSUMER_GRID
+    assert res.samples == 15 + 2 * 25  # 3 fixed consumers per n, 2 random per (n, alpha) cell
+    assert_distinct_identified_consumers(rec)
     bad = minimax.universal_optimality(CTX, deployed=lambda n, a: truncated_geometric(n, (1 + a) / 2))
     assert bad.status is Status.REFUTED and "optimal interaction" in bad.counterexample
 
 
-def test_randomized_needed_for_table1_consumer_not_for_a_singleton_S():
-    res = minimax.randomized_post_processing(CTX)
+def test_randomized_is_one_bounded_example_and_a_singleton_S_needs_no_randomness():
+    rec = minimax.randomized_post_processing(CTX)
+    res = rec.result()
     assert res.status is Status.VERIFIED and res.values["randomized_optimum"] == "168/415"
+    assert grid_text(res.grid[str(BOUNDED)]) == "alpha=1/4: n=3" and len(rec.decisions) == 1
     bad = minimax.randomized_post_processing(CTX, side_information=(0,))
     assert bad.status is Status.REFUTED and "already reaches" in bad.counterexample
 
 
-def test_lemma5_pattern_and_flipped_pattern():
-    assert minimax.adjacent_rows(CTX).status is Status.TESTED
+def test_lemma5_pattern_on_the_grid_and_the_flipped_pattern_is_refuted():
+    rec = minimax.adjacent_rows(CTX)
+    res = rec.result()
+    assert res.status is Status.TESTED and grid_text(res.grid[str(SAMPLED)]) == CONSUMER_GRID
+    assert_distinct_identified_consumers(rec)
     bad = minimax.adjacent_rows(CTX, flip=True)
     assert bad.status is Status.REFUTED and "between the two tight blocks" in bad.counterexample
 
 
-def test_lemma6_and_a_stricter_claimed_alpha():
-    assert minimax.oblivious_suffices(CTX).status is Status.VERIFIED
+def test_lemma6_verified_by_farkas_and_a_stricter_claimed_alpha_is_refuted():
+    rec = minimax.oblivious_suffices(CTX)
+    res = rec.result()
+    assert res.status is Status.VERIFIED
+    want = "alpha=1/4, 1/2, 2/3: n<=3"
+    assert grid_text(res.grid[str(BOUNDED)]) == want and grid_text(res.grid[str(SAMPLED)]) == want
+    sampled = rec.decided(SAMPLED)
+    keys = [(d.instance.n, d.instance.alpha, d.instance.params) for d in sampled]  # params: space, sample
+    assert len(set(keys)) == len(keys) and any(n == 1 for n, _, _ in keys)
     bad = minimax.oblivious_suffices(CTX, alpha_claimed=Fraction(3, 4))
-    assert bad.status is Status.REFUTED and "oblivious" in bad.counterexample
+    assert bad.status is Status.REFUTED and "not 3/4-DP" in bad.counterexample
 
 
 def test_pattern_checker_on_hand_made_matrices():
