@@ -14,11 +14,12 @@ from functools import cache
 import sympy as sp
 from sympy.parsing.sympy_parser import implicit_multiplication_application, parse_expr, standard_transformations
 
-from udpm.claims import Context, Evidence, Result, Scope, Status, checks, exact_values, proved, refuted, refuted_at
+from udpm.claims import Context, Findings, checks
+from udpm.instances import ALL_N, BOUNDED, TABLE
 from udpm.mechanisms import ALPHA, rounded_laplace_pmf, truncated_geometric
 from udpm.remaps import compose, deterministic_remap
-from udpm.smt import decide
-from udpm.tables import printed, printed_matches
+from udpm.smt import decide, model_value, premise_witness
+from udpm.tables import decimal_matches_real, printed
 from udpm.users import BayesianUser, binary_loss
 
 a = sp.Symbol("alpha", positive=True)
@@ -90,9 +91,21 @@ def tail(lo: sp.Expr) -> sp.Expr:
 # --- grs2011 Example 2.3 / grs2009 Example 2.2 ----------------------------------------------
 
 
+def _formula_point(exact: sp.Expr, claimed: sp.Expr) -> str | None:
+    """A rational alpha and h (n = 2h+1) where a symbolically different claim differs, exactly."""
+    for al in GRID:
+        for hv in range(5):
+            sub = {a: sp.Rational(al.numerator, al.denominator), h: hv}
+            got, want = sp.simplify(exact.subs(sub)), sp.simplify(claimed.subs(sub))
+            if sp.simplify(got - want) != 0:
+                return f"at alpha={al}, n={2 * hv + 1}: exact {got}, stated {want}"
+    return None
+
+
 def _post_processing(
     paper: str, keys: tuple[str, str], face: Formula | None, remapped: Formula | None, ctx: Context
-) -> Result:
+) -> Findings:
+    rec = Findings(f"{paper}.{'ex2.3' if paper == 'grs2011' else 'ex2.2'}")
     face_item, remap_item = printed(paper, keys[0]), printed(paper, keys[1])
     face = face or (lambda al, n: latex_expr(face_item.values).subs(a, al))
     remapped = remapped or (lambda al, n: latex_expr(remap_item.values).subs({a: al, nn: n}))
@@ -101,51 +114,64 @@ def _post_processing(
     # remap: n = 2h + 1; true 0 errs iff Delta >= h+1, true n errs iff Delta <= -(h+1): both a^(h+1)/(1+a)
     remap_exact = tail(h + 1)
     n_odd = 2 * h + 1
-    scope_all = Scope.of(alphas=[SYMBOLIC])
+    for what, exact, claimed in (
+        ("face value", face_exact, face(a, n_odd)),
+        ("after the 0/n remap", remap_exact, remapped(a, n_odd)),
+    ):
+        with rec.deciding(
+            n=None, alpha=SYMBOLIC, kind=ALL_N, method="geometric tail sums in closed form", part=what
+        ) as dec:
+            if not same(exact, claimed):
+                cex = _formula_point(exact, claimed)
+                if cex:
+                    dec.counterexample(f"{what}: {cex}")
+                else:
+                    dec.inconclusive(f"{what}: {exact} vs {claimed} not decided")
     # bounded exact cross-check through udpm: the remap of the truncated geometric, odd n <= N, rational alphas
     n_max = 9 if ctx.quick else 21
     for n in range(1, n_max + 1, 2):
         user = BayesianUser.of([Fraction(1, 2)] + [0] * (n - 1) + [Fraction(1, 2)], binary_loss(n))
         remap = deterministic_remap([0 if r < (n + 1) // 2 else n for r in range(n + 1)], n + 1)
         for al in GRID:
-            got = user.expected_loss(compose(truncated_geometric(n, al), remap))
-            want = remapped(sp.Rational(al.numerator, al.denominator), sp.Integer(n))
-            fv = face(sp.Rational(al.numerator, al.denominator), sp.Integer(n))
-            fv_exact = 1 - (1 - al) / (1 + al)
-            if sp.Rational(str(got)) != sp.simplify(want) or sp.simplify(fv) != sp.Rational(str(fv_exact)):
-                return refuted(
-                    f"n={n}, alpha={al}: face value Pr[Delta != 0] = {fv_exact} (stated {fv}); after the "
-                    f"0/n remap the expected loss is {got} (stated {sp.simplify(want)})",
-                    Evidence.BOUNDED,
-                    Scope.of(n, GRID),
-                )
-    if not (same(face_exact, face(a, n_odd)) and same(remap_exact, remapped(a, n_odd))):
-        return Result(Status.INCONCLUSIVE, notes=f"symbolic identity not decided: {face_exact}, {remap_exact}")
-    return proved(
-        scope_all,
-        exact_values(
-            **{
-                "face value": f"{sp.factor(face_exact)} (printed {face_item.values})",
-                "after remap, n = 2h+1": f"{sp.factor(remap_exact)} (printed {remap_item.values})",
-                "improvement factor": f"{sp.simplify(remap_exact / face_exact)} <= 1/2",
-            }
-        ),
-        notes=(
-            f"all odd n (n = 2h+1, h symbolic): geometric tail sums in closed form; exact cross-check with "
-            f"udpm (BayesianUser, remap of T(n, a)) for odd n <= {n_max} at alpha in {', '.join(map(str, GRID))}"
-        ),
+            with rec.deciding(
+                n=n,
+                alpha=al,
+                kind=BOUNDED,
+                method="exact expected loss (udpm.users)",
+                covers="the example's user (prior 1/2 on 0 and n, binary loss) and the 0/n remap",
+            ) as dec:
+                got = user.expected_loss(compose(truncated_geometric(n, al), remap))
+                want = remapped(sp.Rational(al.numerator, al.denominator), sp.Integer(n))
+                fv = face(sp.Rational(al.numerator, al.denominator), sp.Integer(n))
+                fv_exact = 1 - (1 - al) / (1 + al)
+                if sp.Rational(str(got)) != sp.simplify(want) or sp.simplify(fv) != sp.Rational(str(fv_exact)):
+                    dec.counterexample(
+                        f"n={n}, alpha={al}: face value Pr[Delta != 0] = {fv_exact} (stated {fv}); after the "
+                        f"0/n remap the expected loss is {got} (stated {sp.simplify(want)})"
+                    )
+    rec.value(
+        **{
+            "face value": f"{sp.factor(face_exact)} (printed {face_item.values})",
+            "after remap, n = 2h+1": f"{sp.factor(remap_exact)} (printed {remap_item.values})",
+            "improvement factor": f"{sp.simplify(remap_exact / face_exact)} <= 1/2",
+        }
     )
+    rec.note(
+        f"all odd n (n = 2h+1, h symbolic): geometric tail sums in closed form; exact cross-check with "
+        f"udpm (BayesianUser, remap of T(n, a)) for odd n <= {n_max} at alpha in {', '.join(map(str, GRID))}"
+    )
+    return rec
 
 
 @checks("grs2011.ex2.3")
-def post_processing_grs2011(ctx: Context, face: Formula | None = None, remapped: Formula | None = None) -> Result:
+def post_processing_grs2011(ctx: Context, face: Formula | None = None, remapped: Formula | None = None) -> Findings:
     """grs2011 Example 2.3: for odd n, binary loss and prior p_0 = p_n = 1/2, the geometric mechanism's loss is
     2a/(1+a) at face value and a^((n+1)/2)/(1+a) after remapping outputs >= (n+1)/2 to n and the rest to 0."""
     return _post_processing("grs2011", ("ex2.3.face-value", "ex2.3.remapped"), face, remapped, ctx)
 
 
 @checks("grs2009.ex2.2")
-def post_processing_grs2009(ctx: Context, face: Formula | None = None, remapped: Formula | None = None) -> Result:
+def post_processing_grs2009(ctx: Context, face: Formula | None = None, remapped: Formula | None = None) -> Findings:
     """grs2009 Example 2.2 (the same example as grs2011 Example 2.3): losses 2a/(1+a) and a^((n+1)/2)/(1+a)."""
     return _post_processing("grs2009", ("ex2.2.face-value", "ex2.2.remapped"), face, remapped, ctx)
 
@@ -185,6 +211,7 @@ def below_one(e: sp.Expr) -> sp.Expr:
 
 
 def theorem_a2_factor(al: sp.Expr) -> sp.Expr:
+    """(1+a)/(2 sqrt a), as a formula (the tests' reference)."""
     return (1 + al) / (2 * sp.sqrt(al))
 
 
@@ -200,78 +227,123 @@ def _sqrt_rational_bounds(x: Fraction, digits: int = 6) -> tuple[Fraction, Fract
     return Fraction(lo, scale), Fraction(lo + 1, scale)
 
 
-@checks("grs2011.thmA.2")
-def rounded_laplace(ctx: Context, factor: Callable[[sp.Expr], sp.Expr] = theorem_a2_factor) -> Result:
-    """grs2011 Theorem A.2 (proof): the rounded ln(1/a)-Laplace noise has Pr[Delta' = i] = (1+a)/(2 sqrt a)
-    Pr[Delta = i] for every integer i != 0 and Pr[Delta' = 0] <= Pr[Delta = 0]; the factor is 1.06 at a = 1/2."""
-    kk = k + 1  # i = k+1 >= 1; i <= -1 by the mirrored integral
-    parts = {
+def derived_factor() -> tuple[sp.Expr, dict[str, sp.Expr]]:
+    """Pr[Delta' = i]/Pr[Delta = i] from the rounded ln(1/a)-Laplace pmf, for i = k+1 >= 1 and its mirror
+    i = -(k+1) (k >= 0 symbolic), simplified: the approximation factor of Theorem A.2, derived."""
+    kk = k + 1
+    ratios = {
         "i >= 1": laplace_cell(kk - sp.Rational(1, 2), kk + sp.Rational(1, 2), 1) / geometric_pmf(kk),
         "i <= -1": laplace_cell(-kk - sp.Rational(1, 2), -kk + sp.Rational(1, 2), -1) / geometric_pmf(-kk),
     }
-    scope = Scope.of(alphas=[SYMBOLIC])
-    for case, ratio in parts.items():
-        if not same(sp.powsimp(ratio, force=True), factor(a)):
-            for al in GRID:
-                q = sp.Rational(al.numerator, al.denominator)
-                got, claim = sp.simplify(ratio.subs({a: q, k: 0})), sp.simplify(factor(q))
-                if sp.simplify(got - claim) != 0:
-                    i = "1" if case == "i >= 1" else "-1"
-                    return refuted(
-                        f"{case}, i = {i}, alpha={al}: Pr[Delta'=i]/Pr[Delta=i] = {got}, claimed factor {claim}",
-                        Evidence.ALL_N,
-                        scope,
-                    )
-            return Result(Status.INCONCLUSIVE, notes=f"{case}: ratio {ratio} not decided")
+    ratios = {c: sp.factor(sp.simplify(sp.powsimp(r, force=True))) for c, r in ratios.items()}
+    return ratios["i >= 1"], ratios
+
+
+def _printed_factor(al: sp.Expr) -> sp.Expr:
+    """The printed ratio of the proof of Theorem A.2, read from its LaTeX."""
+    return latex_expr(printed("grs2011", "thmA.2.ratio").values).subs(a, al)
+
+
+def factor_at_least_one(f: sp.Expr) -> tuple[bool, str]:
+    """f(a) >= 1 on (0, 1), exactly.  With s = sqrt a > 0, f - 1 is written num/den: num must be a positive
+    constant times even powers of its square-free factors (so >= 0) and den positive.  For (1+a)/(2 sqrt a)
+    this is (1+a)^2 - 4a = (1-a)^2: f - 1 = (1-s)^2/(2s)."""
+    s = sp.Symbol("s", positive=True)
+    gap = sp.factor(sp.simplify((f - 1).subs(a, s**2)))
+    num, den = sp.fraction(gap)
+    lead, factors = sp.Poly(num, s).sqf_list()
+    square = lead > 0 and all(e % 2 == 0 for _, e in factors)
+    return bool(square and den.is_positive), f"f - 1 = {gap} with s = sqrt(alpha): a square over a positive"
+
+
+@checks("grs2011.thmA.2")
+def rounded_laplace(ctx: Context, factor: Callable[[sp.Expr], sp.Expr] = _printed_factor) -> Findings:
+    """grs2011 Theorem A.2 (proof): the rounded ln(1/a)-Laplace noise has Pr[Delta' = i] = (1+a)/(2 sqrt a)
+    Pr[Delta = i] for every integer i != 0 and Pr[Delta' = 0] <= Pr[Delta = 0]; the factor is >= 1 (an
+    approximation factor) and 1.06 at a = 1/2."""
+    rec = Findings("grs2011.thmA.2")
+    derived, ratios = derived_factor()
+    allk = dict(n=None, alpha=SYMBOLIC, kind=ALL_N)
+    for case, ratio in ratios.items():
+        with rec.deciding(**allk, method="Laplace cell integrals, symbolic i", part=f"ratio {case}") as dec:
+            if k in ratio.free_symbols:
+                dec.counterexample(f"{case}: the ratio {ratio} depends on i")
+            elif not same(ratio, factor(a)):
+                dec.counterexample(_factor_point(ratio, factor, case))
+    with rec.deciding(**allk, method="exact: (1+a)^2 - 4a = (1-a)^2", part="factor >= 1") as dec:
+        ok, why = factor_at_least_one(derived)
+        if not ok:
+            dec.counterexample(why)
     zero = laplace_cell(0, sp.Rational(1, 2), 1) + laplace_cell(-sp.Rational(1, 2), 0, -1)
     s = sp.Symbol("s", positive=True)  # s = sqrt(a)
     gap = sp.factor(sp.simplify((geometric_pmf(0) - zero).subs(a, s**2)))
-    gap_ok = decide_gap(gap, s, ctx.solver_timeout)
-    total = below_one(zero + 2 * below_one(sp.summation(sp.simplify(factor(a) * geometric_pmf(kk)), (k, 0, sp.oo))))
-    # cross-check against the library's own symbolic integration (udpm.mechanisms), one cell per side
-    lib_bad = [
-        i
-        for i in range(-3, 4)
-        if i and not same(rounded_laplace_pmf(i, ALPHA).subs(ALPHA, a), factor(a) * geometric_pmf(sp.Integer(i)))
-    ]
-    if lib_bad:
-        return refuted_at(
-            f"udpm.mechanisms.rounded_laplace_pmf({lib_bad[0]}) differs from factor x geometric pmf", 3, SYMBOLIC
-        )
-    # the printed decimal at a = 1/2: the exact factor is 3/(2 sqrt 2) = 3 sqrt(1/8); bound it by rationals
-    item = printed("grs2011", "thmA.2.factor")
-    lo, hi = _sqrt_rational_bounds(Fraction(9, 8))
-    rounding_ok = printed_matches(item.values, lo) and printed_matches(item.values, hi)
-    sym_item = printed("grs2011", "thmA.2.ratio")
-    printed_ok = same(latex_expr(sym_item.values), theorem_a2_factor(a))
-    if not (gap_ok and same(total, 1) and printed_ok):
-        return Result(Status.INCONCLUSIVE, notes=f"gap {gap}: {gap_ok}; total {total}; printed {printed_ok}")
-    res = proved(
-        scope,
-        exact_values(
-            **{
-                "Pr[Delta'=i]/Pr[Delta=i], i != 0": str(sp.factor(factor(a))),
-                "Pr[Delta=0] - Pr[Delta'=0]": f"{gap} with s = sqrt(alpha): > 0 on (0,1)",
-                "Pr[Delta'=0]": str(sp.simplify(zero)),
-                "rounded Laplace total mass": str(total),
-                "factor at alpha=1/2": f"3/(2 sqrt 2) in [{lo}, {hi}]; printed {item.values}: "
-                f"{'matches at 2 decimals' if rounding_ok else 'DIFFERS'}",
-            }
-        ),
-        notes=(
-            "all i != 0 symbolically (i = k+1, k >= 0 symbolic, and its mirror); zero cell by a z3 check of the "
-            "factored gap in s = sqrt(alpha); alpha = 1 (allowed by the theorem's (0, 1]) is degenerate: "
-            "eps = 0 and the Laplace density vanishes."
-        ),
+    with rec.deciding(**allk, method="z3 NRA unsat in s = sqrt(alpha)", part="Pr[Delta'=0] <= Pr[Delta=0]") as dec:
+        holds, witness = decide_gap(gap, s, ctx.solver_timeout)
+        rec.value(**{"zero cell: premise witness": witness})
+        if not holds:
+            dec.counterexample(f"Pr[Delta=0] - Pr[Delta'=0] = {gap} is not > 0 for some s in (0,1)")
+    kk = k + 1
+    total = below_one(zero + 2 * below_one(sp.summation(sp.simplify(derived * geometric_pmf(kk)), (k, 0, sp.oo))))
+    rec.decide(
+        same(total, 1), f"total mass {total}", **allk, method="series in closed form", part="rounded pmf sums to 1"
     )
-    if not rounding_ok:
-        res.status = Status.REFUTED
-        res.counterexample = f"printed factor {item.values} at alpha=0.5, exact 3/(2 sqrt 2) in [{lo}, {hi}]"
-    return res
+    # cross-check against the library's own symbolic integration (udpm.mechanisms), cells -3..3
+    for i in (-3, -2, -1, 1, 2, 3):
+        lib = rounded_laplace_pmf(i, ALPHA).subs(ALPHA, a)
+        rec.decide(
+            same(lib, derived * geometric_pmf(sp.Integer(i))),
+            f"udpm.mechanisms.rounded_laplace_pmf({i}) = {lib}, derived factor x geometric pmf differs",
+            n=None,
+            alpha=SYMBOLIC,
+            kind=BOUNDED,
+            method="udpm.mechanisms.rounded_laplace_pmf vs the derived factor",
+            cell=i,
+        )
+    # the printed decimal at a = 1/2 against the derived factor there, exactly
+    item = printed("grs2011", "thmA.2.factor")
+    at_half = sp.nsimplify(derived.subs(a, sp.Rational(1, 2)))
+    rec.decide(
+        decimal_matches_real(item.values, at_half),
+        f"printed factor {item.values} at alpha=1/2, derived {at_half}",
+        n=None,
+        alpha=Fraction(1, 2),
+        kind=TABLE,
+        method="printed decimal vs the derived factor (exact sign tests)",
+        covers=f"{item.where} ({item.key})",
+    )
+    lo, hi = _sqrt_rational_bounds(Fraction(9, 8))
+    rec.value(
+        **{
+            "Pr[Delta'=i]/Pr[Delta=i], i != 0 (derived)": str(derived),
+            "Pr[Delta=0] - Pr[Delta'=0]": f"{gap} with s = sqrt(alpha): > 0 on (0,1)",
+            "Pr[Delta'=0]": str(sp.simplify(zero)),
+            "rounded Laplace total mass": str(total),
+            "factor at alpha=1/2": f"{at_half} in [{lo}, {hi}]; printed {item.values}",
+        }
+    )
+    rec.note(
+        "the factor is derived from the rounded Laplace pmf (cells [i-1/2, i+1/2], i = k+1 and its mirror, k >= 0 "
+        "symbolic) and compared with the printed ratio; f >= 1 exactly ((1+a)^2 - 4a = (1-a)^2); zero cell by z3 "
+        "on the factored gap in s = sqrt(alpha); alpha = 1 (allowed by the theorem's (0, 1]) is degenerate: "
+        "eps = 0 and the Laplace density vanishes."
+    )
+    return rec
 
 
-def decide_gap(expr: sp.Expr, s: sp.Symbol, timeout: float) -> bool:
-    """expr(s) > 0 for 0 < s < 1, by z3 on the polynomial numerator (the denominator is checked positive)."""
+def _factor_point(ratio: sp.Expr, factor: Callable[[sp.Expr], sp.Expr], case: str) -> str:
+    """A rational alpha where the derived ratio and the claimed factor differ (both exact)."""
+    i = "1" if case == "i >= 1" else "-1"
+    for al in GRID:
+        q = sp.Rational(al.numerator, al.denominator)
+        got, claim = sp.simplify(ratio.subs({a: q, k: 0})), sp.simplify(factor(q))
+        if sp.simplify(got - claim) != 0:
+            return f"{case}, i = {i}, alpha={al}: Pr[Delta'=i]/Pr[Delta=i] = {got}, claimed factor {claim}"
+    return f"{case}: derived {ratio}, claimed {factor(a)}: equal at every grid alpha, differ symbolically"
+
+
+def decide_gap(expr: sp.Expr, s: sp.Symbol, timeout: float) -> tuple[bool, str]:
+    """expr(s) > 0 for 0 < s < 1, by z3 on the polynomial numerator times the denominator (unsat of <= 0),
+    after a premise witness shows 0 < s < 1 satisfiable."""
     import z3
 
     num, den = sp.fraction(sp.together(expr))
@@ -281,7 +353,9 @@ def decide_gap(expr: sp.Expr, s: sp.Symbol, timeout: float) -> bool:
         poly = sp.Poly(sp.expand(e), s)
         return sum((z3.RealVal(str(c)) * sv**i for (i,), c in poly.terms()), z3.RealVal(0))
 
-    return decide([sv > 0, sv < 1, to_z3(num) * to_z3(den) <= 0], timeout).unsat
+    premises = [sv > 0, sv < 1]
+    witness = premise_witness(premises, timeout, "0 < sqrt(alpha) < 1")
+    return decide([*premises, to_z3(num) * to_z3(den) <= 0], timeout).unsat, f"s = {witness['s']}"
 
 
 # --- grs2009 Section 6.1 ---------------------------------------------------------------------
@@ -291,17 +365,54 @@ def _printed_formula(key: str) -> Callable[[sp.Expr], sp.Expr]:
     return lambda al: latex_expr(printed("grs2009", key).values).subs(a, al)
 
 
+def laplace_bayes_bound() -> tuple[bool, sp.Expr, str]:
+    """The least loss of the Laplace mechanism on {0, 1} under any remap f: R -> [0, 1]: 1/2 int min(f0, f1).
+
+    f0(y) = eps/2 e^(-eps|y|), f1(y) = f0(y-1).  On y <= 0 and 0 <= y = 1/2 - u <= 1/2, f1/f0 is computed and
+    shown <= 1 (its log is eps times a non-positive expression); y >= 1/2 is the mirror.  So min = f1 left of
+    1/2 and f0 right of it, and 1/2 int min = int_(1/2)^oo f0.
+    """
+    u = sp.Symbol("u", nonnegative=True)
+    dens = lambda dist: EPS / 2 * sp.exp(-EPS * dist)  # noqa: E731  the density at |.| = dist
+    segments = {  # (|y|, |y - 1|) on each segment, y written with u >= 0
+        "y = -u <= 0": (u, 1 + u),
+        "y = 1/2 - u in [0, 1/2]": (sp.Rational(1, 2) - u, sp.Rational(1, 2) + u),
+    }
+    ok, parts = True, []
+    for name, (d0, d1) in segments.items():
+        r = sp.simplify(dens(d1) / dens(d0))
+        nonpos = sp.ask(sp.Q.nonpositive(sp.expand(sp.log(r), force=True)), sp.Q.positive(EPS) & sp.Q.nonnegative(u))
+        ok = ok and bool(nonpos)
+        parts.append(f"{name}: f1/f0 = {r} <= 1: {bool(nonpos)}")
+    bound = sp.simplify(laplace_cell(sp.Rational(1, 2), sp.oo, 1))
+    return ok, bound, "; ".join(parts) + f"; so 1/2 int min(f0, f1) = {bound}"
+
+
+def threshold_loss() -> tuple[sp.Expr, bool, str]:
+    """The loss of the Laplace mechanism remapped by a threshold t in [0, 1] (y >= t -> 1, else 0), as a
+    function of t, and its exact minimum: 1/4 (a^t + a^(1-t)) - sqrt(a)/2 = 1/4 (a^(t/2) - a^((1-t)/2))^2."""
+    t = sp.Symbol("t", nonnegative=True)
+    v = sp.Symbol("v", nonnegative=True)  # v = 1 - t >= 0
+    err0 = laplace_cell(t, sp.oo, 1)  # true 0, output >= t
+    err1 = laplace_cell(-sp.oo, -v, -1)  # true 1, L + 1 < t, i.e. L < t - 1 = -v
+    loss = sp.simplify(sp.Rational(1, 2) * (err0 + err1.subs(v, 1 - t)))
+    square = sp.Rational(1, 4) * (a ** (t / 2) - a ** ((1 - t) / 2)) ** 2
+    ok = same(loss - sp.sqrt(a) / 2, square) and same(loss.subs(t, sp.Rational(1, 2)), sp.sqrt(a) / 2)
+    return loss, ok, f"loss(t) = {loss}; loss(t) - sqrt(a)/2 = 1/4 (a^(t/2) - a^((1-t)/2))^2 >= 0, 0 iff t = 1/2"
+
+
 @checks("grs2009.sec6.1")
 def laplace_vs_geometric(
     ctx: Context,
     geometric_loss: Callable[[sp.Expr], sp.Expr] | None = None,
     laplace_loss: Callable[[sp.Expr], sp.Expr] | None = None,
-) -> Result:
+) -> Findings:
     """grs2009 Section 6.1: prior (1/2, 1/2) on {0, 1}, binary loss: the geometric mechanism's optimal loss is
     a/(1+a), the Laplace mechanism's (with the user's optimal remap) sqrt(a)/2; their ratio -> oo as a -> 0."""
+    rec = Findings("grs2009.sec6.1")
     geometric_loss = geometric_loss or _printed_formula("sec6.1.geometric")
     laplace_loss = laplace_loss or _printed_formula("sec6.1.laplace")
-    scope = Scope.of(alphas=[SYMBOLIC])
+    allk = dict(n=None, alpha=SYMBOLIC, kind=ALL_N)
     # geometric: remap outputs <= 0 to 0 and >= 1 to 1 (Bayes-optimal); error Pr[Delta >= 1] on either side
     geo = tail(sp.Integer(1))
     # lower bound for every alpha-DP mechanism on {0, 1} (z3, symbolic alpha): loss >= a/(1+a)
@@ -310,45 +421,59 @@ def laplace_vs_geometric(
     al, x01, x10 = z3.Reals("alpha x01 x10")
     x00, x11 = 1 - x01, 1 - x10
     dp = [x01 >= 0, x10 >= 0, x01 <= 1, x10 <= 1, x00 >= al * x10, x10 >= al * x00, x01 >= al * x11, x11 >= al * x01]
-    below = decide([al > 0, al < 1, *dp, (x01 + x10) / 2 < al / (1 + al)], ctx.solver_timeout)
-    if not below.unsat:  # the paper calls a/(1+a) optimal; a DP mechanism doing better refutes that
-        return refuted(f"an alpha-DP mechanism on {{0,1}} beats a/(1+a): {below.model}", Evidence.ALL_N, scope)
-    # Laplace: densities f0(y) = eps/2 e^(-eps|y|), f1(y) = f0(y - 1); any remap f: R -> [0, 1] loses
-    # 1/2 int (f0 f + f1 (1 - f)) >= 1/2 int min(f0, f1), with equality for the threshold remap at 1/2
-    half = sp.Rational(1, 2)
-    right_of_half = laplace_cell(half, sp.oo, 1)  # int_{1/2}^oo f0 = int_{-oo}^{1/2} f1 by symmetry
-    lap = sp.simplify(half * 2 * right_of_half)
-    rounded_face = sp.simplify(1 - (laplace_cell(0, half, 1) + laplace_cell(-half, 0, -1)))
-    ok_geo, ok_lap = same(geo, geometric_loss(a)), same(lap, laplace_loss(a))
-    if not (ok_geo and ok_lap):
-        for g in (Fraction(1, 4), Fraction(1, 9), Fraction(1, 16)):
-            q = sp.Rational(g.numerator, g.denominator)
-            got = (sp.simplify(geo.subs(a, q)), sp.simplify(lap.subs(a, q)))
-            claim = (sp.simplify(geometric_loss(q)), sp.simplify(laplace_loss(q)))
-            if got != claim:
-                return refuted(
-                    f"alpha={g}: geometric optimal loss {got[0]} (stated {claim[0]}), Laplace with the "
-                    f"optimal remap {got[1]} (stated {claim[1]})",
-                    Evidence.ALL_N,
-                    scope,
-                )
-        return Result(Status.INCONCLUSIVE, notes="symbolic comparison undecided")
-    ratio = sp.simplify(lap / geo)
-    return Result(
-        Status.PROVED,
-        Evidence.ALL_N,
-        scope,
-        exact_values(
-            **{
-                "geometric (optimal)": f"{geo}; no alpha-DP mechanism on {{0,1}} does better (z3: unsat)",
-                "Laplace, optimal remap (threshold 1/2)": str(lap),
-                "Laplace, rounded, at face value": str(rounded_face),
-                "ratio Laplace/geometric": f"{ratio} -> oo as alpha -> 0 (limit {sp.limit(ratio, a, 0, '+')})",
-            }
-        ),
-        notes=(
-            "sqrt(a)/2 is right for the Laplace mechanism with the user's optimal (threshold 1/2) remap; "
-            "rounding and reading at face value would give sqrt(a).  The ratio equals Theorem A.2's factor "
-            "(1+a)/(2 sqrt a), so that factor is tight.  l_err is read as the binary loss."
-        ),
+    premises = [al > 0, al < 1, *dp]
+    with rec.deciding(**allk, method="z3 NRA unsat", part="no alpha-DP mechanism on {0,1} beats a/(1+a)") as dec:
+        witness = premise_witness(premises, ctx.solver_timeout, "alpha-DP mechanisms on {0,1}")
+        rec.value(**{"DP premise witness": ", ".join(f"{k_}={v}" for k_, v in witness.items())})
+        below = decide([*premises, (x01 + x10) / 2 < al / (1 + al)], ctx.solver_timeout)
+        if not below.unsat:
+            vals = {str(v): model_value(below.model, v) for v in (al, x01, x10)}
+            dec.counterexample(f"an alpha-DP mechanism on {{0,1}} beats a/(1+a): {vals}")
+    ok_bound, lap, bound_how = laplace_bayes_bound()
+    rec.decide(ok_bound, bound_how, **allk, method="pointwise min of the densities", part="Laplace: best remap")
+    loss_t, ok_t, t_how = threshold_loss()
+    rec.decide(
+        ok_t and same(loss_t.subs(sp.Symbol("t", nonnegative=True), sp.Rational(1, 2)), lap),
+        t_how,
+        **allk,
+        method="threshold loss minimised exactly",
+        part="Laplace: threshold 1/2 attains it",
     )
+    for what, exact, claimed in (
+        ("geometric optimal loss", geo, geometric_loss),
+        ("Laplace optimal loss", lap, laplace_loss),
+    ):
+        with rec.deciding(**allk, method="closed form vs the printed formula", part=what) as dec:
+            if not same(exact, claimed(a)):
+                cex = next(
+                    (
+                        f"alpha={g}: {what} {sp.simplify(exact.subs(a, q))}, stated {sp.simplify(claimed(q))}"
+                        for g in (Fraction(1, 4), Fraction(1, 9), Fraction(1, 16))
+                        for q in [sp.Rational(g.numerator, g.denominator)]
+                        if sp.simplify(exact.subs(a, q) - claimed(q)) != 0
+                    ),
+                    None,
+                )
+                if cex:
+                    dec.counterexample(cex)
+                else:
+                    dec.inconclusive(f"{what}: {exact} vs {claimed(a)} not decided")
+    ratio = sp.simplify(lap / geo)
+    half = sp.Rational(1, 2)
+    rounded_face = sp.simplify(1 - (laplace_cell(0, half, 1) + laplace_cell(-half, 0, -1)))
+    rec.value(
+        **{
+            "geometric (optimal)": f"{geo}; no alpha-DP mechanism on {{0,1}} does better (z3: unsat)",
+            "Laplace, optimal remap (threshold 1/2)": str(lap),
+            "Laplace, threshold t in [0,1]": str(loss_t),
+            "Laplace, rounded, at face value": str(rounded_face),
+            "ratio Laplace/geometric": f"{ratio} -> oo as alpha -> 0 (limit {sp.limit(ratio, a, 0, '+')})",
+        }
+    )
+    rec.note(
+        "sqrt(a)/2 is the Laplace mechanism's least loss over every remap f: R -> [0, 1] (1/2 int min(f0, f1), "
+        "computed), attained by the threshold 1/2 (the threshold loss as a function of t, minimised exactly); "
+        "rounding and reading at face value would give sqrt(a).  The ratio equals Theorem A.2's factor "
+        "(1+a)/(2 sqrt a), so that factor is tight.  l_err is read as the binary loss."
+    )
+    return rec

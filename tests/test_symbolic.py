@@ -3,10 +3,15 @@ proved, false variants are refuted with a concrete counterexample."""
 
 from __future__ import annotations
 
+import pytest
 import sympy as sp
+import z3
 
 from proofs import symbolic as sy
 from udpm.claims import Context, Status
+from udpm.errors import VacuousPremise
+from udpm.evidence import grid_text
+from udpm.instances import ALL_N, BOUNDED, TABLE
 
 CTX = Context(quick=True)
 
@@ -17,14 +22,17 @@ def test_latex_reader():
     assert e.subs({sy.a: sp.Rational(1, 2), sy.nn: 3}) == sp.Rational(1, 6)
 
 
-def test_ex23_and_ex22_proved():
-    assert sy.post_processing_grs2011(CTX).status is Status.PROVED
-    assert sy.post_processing_grs2009(CTX).status is Status.PROVED
+def test_ex23_and_ex22_proved_with_grid():
+    for check in (sy.post_processing_grs2011, sy.post_processing_grs2009):
+        rec = check(CTX)
+        assert rec.status is Status.PROVED
+        assert len(rec.decided(ALL_N)) == 2
+        assert grid_text(rec.result().grid[str(BOUNDED)]) == "alpha=1/2, 1/3, 1/4, 9/10, 1/100: n in {1, 3, 5, 7, 9}"
 
 
 def test_ex23_wrong_exponent_refuted():
     r = sy.post_processing_grs2011(CTX, remapped=lambda al, n: al ** ((n - 1) / 2) / (1 + al))
-    assert r.status is Status.REFUTED and "n=1" in r.counterexample
+    assert r.status is Status.REFUTED and "alpha=1/2, n=1" in r.counterexample
 
 
 def test_ex22_wrong_face_value_refuted():
@@ -32,9 +40,19 @@ def test_ex22_wrong_face_value_refuted():
     assert r.status is Status.REFUTED and "face value" in r.counterexample
 
 
-def test_thmA2_proved_and_printed_factor_matches():
+def test_thmA2_factor_derived_and_printed_decimal_matches():
     r = sy.rounded_laplace(CTX)
-    assert r.status is Status.PROVED and "matches" in r.values["factor at alpha=1/2"]
+    assert r.status is Status.PROVED
+    derived = sp.sympify(r.values["Pr[Delta'=i]/Pr[Delta=i], i != 0 (derived)"], locals={"alpha": sy.a})
+    assert sp.simplify(derived - sy.theorem_a2_factor(sy.a)) == 0
+    assert [d.instance.alpha for d in r.decided(TABLE)] == ["1/2"]
+    assert r.values["zero cell: premise witness"].startswith("s = ")
+
+
+def test_thmA2_factor_at_least_one_exact():
+    ok, why = sy.factor_at_least_one(sy.theorem_a2_factor(sy.a))
+    assert ok and "(s - 1)**2" in why
+    assert not sy.factor_at_least_one(sy.a)[0]  # alpha itself is < 1 on (0, 1)
 
 
 def test_thmA2_wrong_factor_refuted():
@@ -42,9 +60,41 @@ def test_thmA2_wrong_factor_refuted():
     assert r.status is Status.REFUTED and "alpha=1/2" in r.counterexample
 
 
+def test_thmA2_printed_decimal_checked(monkeypatch):
+    from udpm.tables import PrintedItem, printed
+
+    def altered(paper, key):
+        item = printed(paper, key)
+        return PrintedItem(item.paper, item.key, item.where, "1.07", item.note, item.errata) if key.endswith(
+            "factor"
+        ) else item
+
+    monkeypatch.setattr(sy, "printed", altered)
+    r = sy.rounded_laplace(CTX)
+    assert r.status is Status.REFUTED and "printed factor 1.07" in r.counterexample
+
+
+def test_thmA2_zero_cell_vacuous_premise():
+    s = sp.Symbol("s", positive=True)
+    assert sy.decide_gap(1 - s, s, 5)[0]
+    with pytest.raises(VacuousPremise):
+        sy.premise_witness([z3.Real("s") > 1, z3.Real("s") < 0], 5, "contradiction")
+
+
 def test_sec61_proved():
     r = sy.laplace_vs_geometric(CTX)
     assert r.status is Status.PROVED and r.values["Laplace, optimal remap (threshold 1/2)"] == "sqrt(alpha)/2"
+    parts = {dict(d.instance.params)["part"] for d in r.decided(ALL_N)}
+    assert {"Laplace: best remap", "Laplace: threshold 1/2 attains it"} <= parts
+    assert "alpha=" in r.values["DP premise witness"]
+
+
+def test_sec61_threshold_loss_minimised_at_half():
+    loss, ok, _ = sy.threshold_loss()
+    t = sp.Symbol("t", nonnegative=True)
+    assert ok
+    q = sp.Rational(1, 4)
+    assert loss.subs({t: sp.Rational(1, 3), sy.a: q}) > loss.subs({t: sp.Rational(1, 2), sy.a: q})
 
 
 def test_sec61_face_value_laplace_refuted():
@@ -54,4 +104,4 @@ def test_sec61_face_value_laplace_refuted():
 
 def test_sec61_wrong_geometric_refuted():
     r = sy.laplace_vs_geometric(CTX, geometric_loss=lambda al: 2 * al / (1 + al))
-    assert r.status is Status.REFUTED
+    assert r.status is Status.REFUTED and "alpha=1/4" in r.counterexample
