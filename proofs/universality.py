@@ -280,6 +280,8 @@ def decide_users(
 ) -> bool:
     """One SAMPLED instance per distinct user: every listed mechanism attains the certified optimum.
     Returns False at the first counterexample (the check stops there)."""
+    if not mechs:
+        return True
     covers = "best remaps of " + ", ".join(m for m, _ in mechs)
     for ulabel, user in distinct_users(users):
         if decided_before(rec, n, a, user_digest(user)):
