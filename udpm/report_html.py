@@ -227,7 +227,9 @@ def legend_html() -> str:
     rows = ([badge(s), esc(meaning)] for s, meaning in STATUS_MEANING.items())
     return (
         _table(["status", "meaning"], rows, id="status-legend", cls="legend")
-        + f'<p class="legend">{esc(GRID_MEANING)}</p>'
+        + '<p class="legend">'
+        + re.sub("&#x27;(.*?)&#x27;", r"<code>\1</code>", esc(GRID_MEANING))
+        + "</p>"
     )
 
 
@@ -406,13 +408,13 @@ def errata_summary(doc: Mapping) -> str:
     >>> errata_summary({"claims": [{"status": "proved", "errata": []}]})
     'no errata'
     """
-    pairs = errata(doc)
-    if not pairs:
+    per_claim = [len(c.get("errata") or []) for c in doc["claims"]]
+    if not any(per_claim):
         return "no errata"
-    claims = len({id(c) for c, _ in pairs})
     status = sum(c["status"] == "erratum" for c in doc["claims"])
     has = "no claim has" if not status else f"{_plural(status, 'claim')} {'has' if status == 1 else 'have'}"
-    return f"{_plural(len(pairs), 'erratum', 'errata')} in {_plural(claims, 'claim')}; {has} status erratum"
+    claims = sum(k > 0 for k in per_claim)
+    return f"{_plural(sum(per_claim), 'erratum', 'errata')} in {_plural(claims, 'claim')}; {has} status erratum"
 
 
 def errata_html(doc: Mapping) -> str:
