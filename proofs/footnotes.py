@@ -5,8 +5,10 @@ from __future__ import annotations
 from fractions import Fraction
 
 from udpm import linalg
+from udpm.certificates import certificate_of
 from udpm.certify import is_vertex, solve
-from udpm.claims import Context, Result, Status, checks, refuted_at
+from udpm.claims import Context, Findings, checks
+from udpm.instances import BOUNDED
 from udpm.mechanisms import truncated_geometric
 from udpm.privacy import dp_violations
 from udpm.programs import bayesian_lp
@@ -25,17 +27,21 @@ FN3_USER = BayesianUser.of(
 
 
 @checks("grs2009.fn3")
-def footnote_3(ctx: Context, x: list[list[Fraction]] = FN3_X, user: BayesianUser = FN3_USER) -> Result:
+def footnote_3(ctx: Context, x: list[list[Fraction]] = FN3_X, user: BayesianUser = FN3_USER) -> Findings:
     """grs2009 Section 5, footnote 3: the row structure of optimal vertex mechanisms (Lemma 5.5: downs, at most
     one S, ups) extends from full-support priors and strictly monotone losses to any prior and any monotone loss.
 
     Refuted by one exactly certified instance: x is alpha-DP, a vertex of the LP, optimal for a legal (tied) loss,
-    and its constraint matrix has a row with an up before a down.  The corrected statement, which grs2011 proves
-    as Lemma 5.11, is about optimal values: the best remap of T still attains the optimum.
+    and its constraint matrix has a row with an up before a down.  One user refutes the extension to all users, so
+    the instance is BOUNDED at (n, alpha) = (2, 1/2).  The corrected statement, which grs2011 proves as Lemma 5.11,
+    is about optimal values: the best remap of T still attains the optimum; at this user it is recorded as its
+    own value (``corrected_statement_here``).
     """
+    rec = Findings("grs2009.fn3")
     n, a = FN3_N, FN3_ALPHA
     lp = bayesian_lp(user, a)
     opt = solve(lp, timeout_s=ctx.solver_timeout, decide_unique=False)
+    rec.certificate = certificate_of({"claim": "footnote_3"}, [(f"footnote 3 user, n={n}, alpha={a}", opt)])
     loss = user.expected_loss(x)
     remap = bayes_remap(truncated_geometric(n, a), user)
     via_t = user.expected_loss(compose(truncated_geometric(n, a), deterministic_remap(remap, n + 1)))
@@ -48,21 +54,27 @@ def footnote_3(ctx: Context, x: list[list[Fraction]] = FN3_X, user: BayesianUser
         "optimal": loss == opt.objective,
         "unimodal rows": is_unimodal(sig),
     }
-    values = {k: str(v) for k, v in facts.items()}
-    values |= {"optimum": str(opt.objective), "best remap of T": str(via_t), "T remap": str(remap)}
+    rec.value(**{k: str(v) for k, v in facts.items()})
+    rec.value(**{"optimum": str(opt.objective), "best remap of T": str(via_t), "T remap": str(remap)})
+    rec.value(corrected_statement_here="holds" if via_t == opt.objective else "FAILS")
     breaks_it = facts["alpha-DP"] and facts["legal loss"] and facts["vertex"] and facts["optimal"]
-    if breaks_it and not facts["unimodal rows"]:
-        res = refuted_at(
-            f"n={n}, alpha={a}, uniform prior, legal loss {[list(map(str, r)) for r in user.loss.values]} "
-            f"(ties in row 0): X = {linalg.fmt_matrix(x)} is an optimal vertex (loss {loss}) with constraint "
-            f"matrix {render(sig).replace(chr(10), ' / ')}: row 0 has an up before a down",
-            n,
-            a,
-            **values,
-        )
-        res.notes = (
-            "corrected statement (grs2011 Lemma 5.11): the optimal value is still attained by a remap of T "
-            f"({'holds' if via_t == opt.objective else 'FAILS'} here: {via_t} vs optimum {opt.objective})"
-        )
-        return res
-    return Result(Status.INCONCLUSIVE, values=values, notes="the candidate does not refute the footnote")
+    with rec.deciding(
+        n=n,
+        alpha=a,
+        kind=BOUNDED,
+        method="certified optimal vertex + its signature",
+        covers="footnote 3's class: optimal vertices for any prior and any legal loss (one user refutes it)",
+    ) as d:
+        if breaks_it and not facts["unimodal rows"]:
+            d.counterexample(
+                f"n={n}, alpha={a}, uniform prior, legal loss {[list(map(str, r)) for r in user.loss.values]} "
+                f"(ties in row 0): X = {linalg.fmt_matrix(x)} is an optimal vertex (loss {loss}) with constraint "
+                f"matrix {render(sig).replace(chr(10), ' / ')}: row 0 has an up before a down"
+            )
+        else:
+            d.inconclusive("the candidate does not refute the footnote (one instance cannot show it holds)")
+    rec.note(
+        "corrected statement (grs2011 Lemma 5.11): the optimal value is still attained by a remap of T "
+        f"({'holds' if via_t == opt.objective else 'FAILS'} here: {via_t} vs optimum {opt.objective})"
+    )
+    return rec
