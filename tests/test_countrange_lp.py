@@ -1,64 +1,121 @@
-"""zlcn2013 legal-function LP claims: real statuses and refuted false variants."""
+"""zlcn2013 legal-function LP claims: real statuses, the grids that ran, and refuted false variants."""
 
 from __future__ import annotations
 
 from fractions import Fraction
 
 import pytest
+import z3
 
 from proofs import countrange_lp as cr
+from proofs.countrange import SYMBOLIC, zlcn_label
 from udpm.claims import Context, Status
-from udpm.errors import InvalidInput
+from udpm.errors import InvalidInput, VacuousPremise
+from udpm.instances import BOUNDED, SAMPLED, Outcome
 from udpm.programs_countrange import legal_function_lp, psi1, psi2
 from udpm.users import CountRangeConsumer
 
 CTX = Context()
+ZL = [zlcn_label(a) for a in cr.ALPHAS_Z]
 
 
-def test_def2_region_and_dropped_constraints():
-    assert cr.legal_region(CTX).status is Status.VERIFIED
+def grid(rec, kind):
+    out: dict[str, set] = {}
+    for d in rec.decided(kind):
+        out.setdefault(d.instance.alpha, set()).add(d.instance.n)
+    return {k: sorted(v) for k, v in out.items()}
+
+
+def test_def2_region_bounded_and_dropped_constraints():
+    rec = cr.legal_region(CTX)
+    assert rec.status is Status.VERIFIED, rec.counterexample
+    assert grid(rec, BOUNDED) == {a: [1, 2] for a in ZL}
+    assert set(grid(rec, SAMPLED)) == set(ZL)
+    assert rec.values["premise witness n=2"] == "phi0=1/2, phi1=1/2, phi2=1/2"
     for drop in ("1-phi", "phi"):
         bad = cr.legal_region(CTX, drop=drop)
         assert bad.status is Status.REFUTED and "legal by Definition 2" in bad.counterexample
+        assert bad.evidence.value == "bounded" and "phi=(" in bad.counterexample
 
 
-def test_thm1_and_flipped_condition_5():
-    assert cr.min_of_recurrences(CTX).status is Status.TESTED
+def _sampled_grid_ok(rec, n_max):
+    decided = rec.decided(SAMPLED)
+    assert decided and len(rec.decided()) == len(decided)  # only sampled instances
+    assert len({d.instance for d in decided}) == len(decided)
+    assert all(dict(d.instance.params).get("consumer") for d in decided)  # each names its consumer
+    assert max(d.instance.n for d in decided) == n_max and set(grid(rec, SAMPLED)) <= set(ZL)
+
+
+def test_thm1_sampled_and_flipped_condition_5():
+    rec = cr.min_of_recurrences(CTX)
+    assert rec.status is Status.TESTED
+    _sampled_grid_ok(rec, 3)
+    assert rec.values["consumers"] == str(len(rec.decisions))
     bad = cr.min_of_recurrences(CTX, flip5=True)
     assert bad.status is Status.REFUTED and "LP optimum" in bad.counterexample
 
 
-def test_twovar_and_psi1_alone():
-    assert cr.two_variables(CTX).status is Status.TESTED
+def test_twovar_sampled_and_psi1_alone():
+    rec = cr.two_variables(CTX)
+    assert rec.status is Status.TESTED
+    _sampled_grid_ok(rec, 3)
     bad = cr.two_variables(CTX, use_psi2=False)
     assert bad.status is Status.REFUTED and "two-variable minimum" in bad.counterexample
 
 
-def test_thm5_and_the_wrong_recurrence():
-    assert cr.threshold_recurrence(CTX).status is Status.TESTED
+def test_thm5_sampled_and_the_wrong_recurrence():
+    rec = cr.threshold_recurrence(CTX)
+    assert rec.status is Status.TESTED
+    _sampled_grid_ok(rec, 4)
     bad = cr.threshold_recurrence(CTX, swap=True)
     assert bad.status is Status.REFUTED and "recurrence" in bad.counterexample
 
 
-def test_xhat_yhat_unique_and_swapped():
-    assert cr.x_hat_unique(CTX).status is Status.VERIFIED
-    assert cr.y_hat_unique(CTX).status is Status.VERIFIED
+@pytest.mark.parametrize("fn", [cr.x_hat_unique, cr.y_hat_unique])
+def test_xhat_yhat_bounded_at_n3_for_every_alpha(fn):
+    rec = fn(CTX)
+    assert rec.status is Status.VERIFIED, rec.counterexample
+    assert grid(rec, BOUNDED) == {a: [3] for a in [*ZL, SYMBOLIC]}
+    assert rec.values["premise witness (alpha > 1)"] == "alpha=2"
+
+
+def test_xhat_yhat_swapped_are_refuted():
     assert cr.x_hat_unique(CTX, vector=cr.y_hat).status is Status.REFUTED
     bad = cr.y_hat_unique(CTX, rho_of=cr.uniform_rho)
     assert bad.status is Status.REFUTED and "not optimal" in bad.counterexample
 
 
-def test_thm4_worst_ratio_below_two_but_above_one():
-    res = cr.two_approximation(CTX)
-    assert res.status is Status.VERIFIED and Fraction(res.values["worst_ratio"]) < 2
+def test_xhat_symbolic_vacuity_guard(monkeypatch):
+    # a legality predicate that no phi satisfies makes the premise "phi legal" contradictory
+    monkeypatch.setattr(cr, "_z3_legal", lambda p, A: [p[0] >= 1, p[0] <= 0])
+    with pytest.raises(VacuousPremise):
+        cr.x_hat_unique(CTX)
+
+
+def test_def2_vacuity_guard(monkeypatch):
+    real = cr.premises_hold
+    monkeypatch.setattr(cr, "premises_hold", lambda prem, pins, t, what: real([z3.BoolVal(False)], pins, t, what))
+    with pytest.raises(VacuousPremise):
+        cr.legal_region(CTX)
+
+
+def test_thm4_bounded_grid_worst_ratio_below_two():
+    rec = cr.two_approximation(CTX)
+    assert rec.status is Status.VERIFIED and Fraction(rec.values["worst_ratio"]) < 2
+    assert grid(rec, BOUNDED) == {zlcn_label(a): [1, 2, 3] for a in (Fraction(101, 100), Fraction(2), Fraction(100))}
     bad = cr.two_approximation(CTX, factor=1)
     assert bad.status is Status.REFUTED and "> 1" in bad.counterexample
 
 
-def test_oblivious_refuted_at_n1_and_corrected_for_n_ge_2():
-    res = cr.oblivious_step(CTX)
-    assert res.status is Status.REFUTED and "n=1" in res.counterexample
-    assert cr.oblivious_step(CTX, n_min=2).status is Status.VERIFIED
+def test_oblivious_refuted_at_n1_corrected_form_as_values():
+    rec = cr.oblivious_step(CTX)
+    assert rec.status is Status.REFUTED and "step function" in rec.counterexample
+    (d,) = rec.decisions  # the printed statement's one decided instance: the n = 1 counterexample
+    assert d.instance.n == 1 and d.instance.kind is BOUNDED and d.outcome is Outcome.COUNTEREXAMPLE
+    assert rec.values["corrected_holds_on_grid"] == "yes" and int(rec.values["corrected_step_functions"]) > 0
+    # false variant of the corrected statement: phi = Phi itself never strictly dominates
+    bad = cr.oblivious_step(CTX, recurrence=lambda b2, theta, n, A: [b2] * (n + 1))
+    assert bad.values["corrected_holds_on_grid"].startswith("no: (2,")
 
 
 def test_recurrences_and_lp_basics():
