@@ -1,64 +1,155 @@
-"""proofs/universality.py: each claim holds as stated; each false variant is refuted with a concrete user."""
+"""proofs/universality.py, remap_optimality.py, characterization.py: each claim's record is what ran, and each
+false variant (through an injectable parameter of the shipped check) is refuted with a concrete counterexample."""
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction as F
 
 import pytest
 
+from proofs import characterization as c
+from proofs import remap_optimality as r
 from proofs import universality as u
+from udpm.certify import is_vertex
 from udpm.claims import Context, Status
+from udpm.evidence import grid_text
+from udpm.instances import BOUNDED, SAMPLED, Outcome
 from udpm.mechanisms import truncated_geometric
-from udpm.programs import bayesian_lp
+from udpm.programs import bayesian_lp, objective_value
+from udpm.users import BayesianUser, Loss
 
 CTX = Context()
+ALPHAS = "alpha=1/100, 1/3, 1/2, 99/100"
+
+
+def _refuted(rec, *words):
+    assert rec.status is Status.REFUTED, rec.notes
+    cex = rec.counterexample
+    assert cex and all(w in cex for w in words), cex
+
+
+def _sampled_grid(rec, n_text):
+    """Status tested, only sampled instances, on the grid that ran, every instance distinct and holding."""
+    res = rec.result()
+    assert res.status is Status.TESTED, (res.counterexample, res.notes)
+    assert set(res.grid) == {str(SAMPLED)}
+    assert grid_text(res.grid[str(SAMPLED)]) == f"{ALPHAS}: {n_text}"
+    ds = rec.decided(SAMPLED)
+    assert res.samples == len(ds) > 0
+    assert len({d.instance for d in ds}) == len(ds)
+    assert all(d.outcome is Outcome.HOLDS for d in ds)
+    return ds
+
+
+def _users_per_cell(ds):
+    """Each sampled user is identified by its digest, distinct within its (n, alpha)."""
+    cells: dict = {}
+    for d in ds:
+        p = dict(d.instance.params)
+        if "user" in p:
+            key = (d.instance.n, d.instance.alpha, p.get("part"))
+            assert p["user"] not in cells.setdefault(key, set())
+            cells[key].add(p["user"])
+    return cells
+
+
+# ---------------------------------------------------------------- grids that ran
 
 
 @pytest.mark.parametrize(
-    "check",
+    ("check", "n_text"),
     [
-        u.user_specific_lp,
-        u.bayes_remap_optimal,
-        u.direct_mechanisms_suffice,
-        u.optimal_vertex_exists,
-        u.main_characterization,
-        u.geometric_universal,
-        u.remap_to_t_universal,
-        u.unique_optimum_user,
-        u.permutations_of_t,
-        u.geometric_minimizes_every_loss,
-        u.uniqueness_up_to_permutation,
+        (u.geometric_universal, "n<=3"),
+        (u.remap_to_t_universal, "n<=3"),
+        (u.geometric_minimizes_every_loss, "n<=3"),
+        (r.user_specific_lp, "n<=4"),
+        (r.bayes_remap_optimal, "n<=3"),
+        (r.direct_mechanisms_suffice, "n<=3"),
+        (r.optimal_vertex_exists, "n<=4"),
+        (c.main_characterization, "n<=3"),
+        (c.permutations_of_t, "n<=3"),
+        (c.uniqueness_up_to_permutation, "n<=3"),
     ],
 )
-def test_claim_holds_in_bounded_scope(check):
-    r = check(CTX)
-    assert r.status is Status.VERIFIED, (r.counterexample, r.notes)
-    assert r.scope.n_max and r.scope.alphas and r.scope.samples
+def test_sampled_claims_record_one_instance_per_user(check, n_text):
+    ds = _sampled_grid(check(CTX), n_text)
+    cells = _users_per_cell(ds)
+    assert cells and all(len(v) >= 1 for v in cells.values())
 
 
-def _refuted(r, *words):
-    assert r.status is Status.REFUTED, r.notes
-    assert r.counterexample and all(w in r.counterexample for w in words), r.counterexample
+def test_universality_grid_users_are_recorded_at_n_2():
+    rec = u.geometric_universal(CTX)
+    at = {(d.instance.n, d.instance.alpha) for d in rec.decisions}
+    n2_half = [d for d in rec.decisions if d.instance.n == 2 and d.instance.alpha == "1/2"]
+    n2_third = [d for d in rec.decisions if d.instance.n == 2 and d.instance.alpha == "1/3"]
+    assert (2, "99/100") in at and len(n2_half) > 300 > len(n2_third)  # the n=2 grid ran at 1/2 and 99/100 only
+
+
+def test_lemma_5_12_is_bounded_per_n_alpha_with_sampled_gammas():
+    rec = c.unique_optimum_user(CTX)
+    res = rec.result()
+    assert res.status is Status.VERIFIED and res.evidence.value == "bounded"
+    assert grid_text(res.grid[str(BOUNDED)]) == f"{ALPHAS}: n<=4"
+    assert len(rec.decided(BOUNDED)) == 16
+    gammas = {dict(d.instance.params)["gamma"] for d in rec.decided(SAMPLED)}
+    assert {"0", "1/1000"} <= gammas
+    assert rec.values["gamma_max[n=2,alpha=99/100]"] == "100/9701"
+
+
+# ---------------------------------------------------------------- false variants
 
 
 def test_lp_with_wrong_alpha_refuted():
-    _refuted(u.user_specific_lp(CTX, builder=lambda user, a: bayesian_lp(user, a * a)), "LP-feasible but not alpha-DP")
+    _refuted(r.user_specific_lp(CTX, builder=lambda user, a: bayesian_lp(user, a * a)), "LP-feasible but not alpha-DP")
+
+
+def test_lp_with_a_stricter_alpha_refuted_the_other_way():
+    rec = r.user_specific_lp(CTX, builder=lambda user, a: bayesian_lp(user, (1 + a) / 2))
+    _refuted(rec, "alpha-DP but LP-infeasible", "X = [[")
+
+
+def test_lp_with_a_transposed_loss_refuted():
+    def builder(user, a):
+        lt = Loss.from_matrix([[user.loss(j, i) for j in range(user.n + 1)] for i in range(user.n + 1)])
+        return bayesian_lp(BayesianUser.of(user.prior, lt), a)
+
+    _refuted(r.user_specific_lp(CTX, builder=builder), "coefficient of x[")
 
 
 def test_map_remap_refuted():
-    _refuted(u.bayes_remap_optimal(CTX, rule=u.map_remap), "optimal randomized remap", "prior")
+    _refuted(r.bayes_remap_optimal(CTX, rule=r.map_remap), "optimal randomized remap", "prior")
 
 
 def test_truncating_remap_is_not_direct():
-    _refuted(u.direct_mechanisms_suffice(CTX, remap_rule=u.truncate_remap), "not direct", "prior")
+    _refuted(r.direct_mechanisms_suffice(CTX, remap_rule=r.truncate_remap), "not direct", "prior")
 
 
 def test_every_optimum_a_vertex_refuted():
-    _refuted(u.optimal_vertex_exists(CTX, every_optimum=True), "is not a vertex", "prior")
+    _refuted(r.optimal_vertex_exists(CTX, every_optimum=True), "is not a vertex", "prior")
 
 
-def test_wrong_alpha_in_characterization_refuted():
-    _refuted(u.main_characterization(CTX, target_alpha=lambda a: (1 + a) / 2), "not universal", "prior")
+def test_a_walk_that_does_not_move_is_caught():
+    _refuted(r.optimal_vertex_exists(CTX, walk=lambda lp, x: (list(x), 0)), "which is not a vertex", "prior")
+
+
+def test_a_walk_that_leaves_the_optimal_face_is_caught():
+    def to_t(lp, x):  # jump to the vertex T whatever the objective: feasible and a vertex, rarely optimal
+        n = math.isqrt(len(x)) - 1
+        alpha = -lp.rows[0].coeffs[1][1]  # row (4) i=0 j=0: x[0,0] - alpha x[1,0] >= 0
+        return u.flat(truncated_geometric(n, alpha)), 1
+
+    _refuted(r.optimal_vertex_exists(CTX, walk=to_t), "the vertex reached has loss")
+
+
+def test_the_walk_from_a_midpoint_of_two_optima_ends_at_an_optimal_vertex():
+    user, z1, z2 = r.two_optimal_points(2, F(1, 2))
+    lp = bayesian_lp(user, F(1, 2))
+    mid = [(a + b) / 2 for a, b in zip(u.flat(z1), u.flat(z2))]
+    assert not is_vertex(lp, mid)
+    end, steps = r.walk_to_vertex(lp, mid)
+    assert steps >= 1 and is_vertex(lp, end)
+    assert objective_value(lp, end) == objective_value(lp, mid) == u.optimum(user, F(1, 2), 60).objective
 
 
 def test_more_private_t_is_not_universal():
@@ -67,7 +158,7 @@ def test_more_private_t_is_not_universal():
 
 
 def test_merged_outputs_are_not_universal():
-    mechs = lambda n, a: u.non_universal_mechanisms(n, a)[:1]  # noqa: E731
+    mechs = lambda n, a: c.non_universal_mechanisms(n, a)[:1]  # noqa: E731
     _refuted(u.remap_to_t_universal(CTX, mechanisms=mechs), "merged", "prior")
 
 
@@ -76,24 +167,36 @@ def test_randomized_response_does_not_minimize_every_loss():
     _refuted(u.geometric_minimizes_every_loss(CTX, mechanisms=mechs), "RR", "prior")
 
 
+def test_wrong_alpha_in_characterization_refuted():
+    _refuted(c.main_characterization(CTX, target_alpha=lambda a: (1 + a) / 2), "certified optimum", "prior")
+
+
 def test_wrong_lemma_5_12_user_refuted():
-    ends = lambda n, g: u.BayesianUser.of([F(1, 2)] + [F(0)] * (n - 1) + [F(1, 2)], u.gamma_user(n, g).loss)  # noqa: E731
-    _refuted(u.unique_optimum_user(CTX, loss_of=ends), "not the unique optimum")
+    ends = lambda n, g: u.BayesianUser.of([F(1, 2)] + [F(0)] * (n - 1) + [F(1, 2)], c.gamma_user(n, g).loss)  # noqa: E731
+    rec = c.unique_optimum_user(CTX, loss_of=ends)
+    _refuted(rec, "not the unique optimum", "prior")
+    assert rec.result().evidence.value == "bounded"
 
 
-def test_large_gamma_witness_refuted():
-    # gamma = 10 is not "small" at alpha = 99/100: T is then not the unique optimum of the witness user.
-    _refuted(u.permutations_of_t(CTX, witness_gamma=F(10)), "not the unique optimum")
-    _refuted(u.uniqueness_up_to_permutation(CTX, witness_gamma=F(10)), "not the unique optimum")
+@pytest.mark.parametrize("check", [c.permutations_of_t, c.uniqueness_up_to_permutation])
+def test_every_deterministic_remap_claimed_universal_refuted(check):
+    _refuted(check(CTX, claimed=lambda d: True), "certified optimum", "prior")
+
+
+@pytest.mark.parametrize("check", [c.permutations_of_t, c.uniqueness_up_to_permutation])
+def test_a_large_gamma_witness_leaves_the_only_if_part_open(check):
+    # gamma = 10 is not "small" at alpha = 99/100: T is then not the witness user's unique optimum.
+    rec = check(CTX, witness_gamma=F(10))
+    assert rec.status is Status.INCONCLUSIVE and "not the unique optimum of the witness" in rec.result().notes
 
 
 def test_gamma_max_is_exact_and_finite_near_alpha_one():
-    lo, hi, stuck = u.gamma_interval(2, F(99, 100), 60)
+    lo, hi, stuck = c.gamma_interval(2, F(99, 100), 60)
     assert hi == F(100, 9701) and lo < 0 and not stuck
-    assert u.gamma_interval(3, F(1, 2), 60)[1] is None
+    assert c.gamma_interval(3, F(1, 2), 60)[1] is None
 
 
 def test_gamma_max_closed_form_at_n_2():
     for a in (F(2, 3), F(9, 10), F(7, 10)):
-        assert u.gamma_interval(2, a, 60)[1] == (1 - a) / (a * a + a - 1)
-    assert u.gamma_interval(2, F(61, 100), 60)[1] is None  # below (sqrt 5 - 1)/2 = 0.618...
+        assert c.gamma_interval(2, a, 60)[1] == (1 - a) / (a * a + a - 1)
+    assert c.gamma_interval(2, F(61, 100), 60)[1] is None  # below (sqrt 5 - 1)/2 = 0.618...
