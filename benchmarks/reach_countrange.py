@@ -63,17 +63,22 @@ def main() -> None:
     fixed = {}
     for name, fn in (("zlcn2013.lemma1", c.lemma1), ("zlcn2013.lemma2", c.lemma2)):
         res, sec = timed(lambda fn=fn: fn(ctx))
-        fixed[name] = {"status": str(res.status), "alphas": list(res.scope.alphas), "seconds": sec}
+        fixed[name] = {"status": str(res.status), "scope": res.result().scope_text, "seconds": sec}
     per_alpha = {}
     for al in [*c.ZLCN_ALPHAS, c.SYMBOLIC]:
-        cex, sec = timed(lambda al=al: c.derivation([c.xhat, c.yhat], al, args.solver_timeout, rows=(0, 1, 2)))
-        per_alpha[c.label(al)] = {"no joint mechanism on counts 0..2": cex is None, "seconds": sec}
+        (cex, _witness), sec = timed(
+            lambda al=al: c.derivation([c.xhat, c.yhat], al, args.solver_timeout, rows=(0, 1, 2))
+        )
+        per_alpha[c.zlcn_label(al)] = {"no joint mechanism on counts 0..2": cex is None, "seconds": sec}
     fixed["zlcn2013.thm3 (n=3)"] = per_alpha
 
     def cor2_symbolic(n: int):
         for theta in c.count_range_thetas(n):
-            cex = c.derivation([lambda a, t=theta: c.lemma3_x(n, *t, a), lambda a, t=theta: c.lemma3_y(n, *t, a)],
-                               c.SYMBOLIC, args.solver_timeout)
+            cex, _witness = c.derivation(
+                [lambda a, t=theta: c.lemma3_x(n, *t, a), lambda a, t=theta: c.lemma3_y(n, *t, a)],
+                c.SYMBOLIC,
+                args.solver_timeout,
+            )
             if cex:
                 return f"theta={theta}: {cex}"
         return None
@@ -93,7 +98,7 @@ def main() -> None:
         "machine": f"CPython {platform.python_version()}, {platform.machine()}, shared 2-core host (times are noisy)",
         "command": " ".join(sys.argv),
         "n3_results": fixed,
-        "rational_alphas": [c.label(a) for a in c.ZLCN_ALPHAS],
+        "rational_alphas": [c.zlcn_label(a) for a in c.ZLCN_ALPHAS],
         "symbolic_alpha": "internal a = 1/alpha in (0, 1) as a z3 real (nlsat): lemma1, lemma2, thm3 (n=3), "
         "corollary2 for every n reached",
         "parts": parts,
