@@ -21,6 +21,7 @@ from udpm import linalg
 from udpm.certificates import certificate_of
 from udpm.certify import Certified, is_vertex, sign_of, solve, split_coefficient
 from udpm.claims import UNCLASSIFIED, Context, Findings, checks
+from udpm.errors import InvalidInput
 from udpm.instances import BOUNDED, TABLE
 from udpm.mechanisms import geometric_window, truncated_geometric
 from udpm.privacy import dp_violations
@@ -144,7 +145,7 @@ def optimality(rec: Findings, what: str, user: BayesianUser, x: list[list[Fracti
                ctx: Context, *, n: int, decide: bool = True) -> Certified:
     """The certified optimum of LP (3)-(7) for ``user``; one bounded instance: ``x`` attains it, i.e. no
     alpha-DP mechanism has a smaller expected loss for this user at this (n, alpha).  With ``decide``
-    False (``x`` is not even a mechanism, already refuted) the optimum is only computed."""
+    False (``x`` is not even a mechanism, a counterexample already) the optimum is only computed."""
     ok = decide and not_a_mechanism(x) is None
     cert = solve(bayesian_lp(user, alpha), timeout_s=ctx.solver_timeout, candidate=flat(x) if ok else None)
     if not ok:
@@ -249,16 +250,22 @@ def figure_3(
     compare_printed(rec, item_a, x_opt, n=5, alpha=alpha, method="exact recomputation (certified unique optimum)")
     compare_printed(rec, item_b, sig, n=5, alpha=alpha)
     rec.certificate = certificate_of(cert.summary(), [("grs2011 Figure 3: LP (3)-(7), n=5, alpha=1/2", cert)])
-    # Figure 3 illustrates Theorem 3.2: the optimum is T followed by the remap that Lemma 5.10 reads off Sigma.
-    remap = remap_from_signature(sig)
-    rec.value(**{"Lemma 5.10 remap of T": str(remap)})
-    induced = linalg.matmul(truncated_geometric(5, alpha), deterministic_remap(remap, 6))
-    rec.decide(induced == x_printed, f"the Lemma 5.10 remap {remap} of T gives {linalg.fmt_matrix(induced)}, not the "
-               "printed Figure 3(a)", n=5, alpha=alpha, kind=TABLE, method="exact witness (a remap of T)",
-               covers="Figure 3(a) is a remap of the truncated 1/2-geometric mechanism")
+    # Figure 3 illustrates Theorem 3.2: (a) is T followed by the remap Lemma 5.10 reads off its signature.
+    if is_mech:
+        try:
+            remap = remap_from_signature(signature(x_printed, alpha))
+        except InvalidInput as exc:
+            remap, why = None, f"Lemma 5.10 reads no remap off the signature of Figure 3(a): {exc}"
+        if remap is not None:
+            rec.value(**{"Lemma 5.10 remap of T": str(remap)})
+            induced = linalg.matmul(truncated_geometric(5, alpha), deterministic_remap(remap, 6))
+            why = f"the Lemma 5.10 remap {remap} of T gives {linalg.fmt_matrix(induced)}, not Figure 3(a)"
+        rec.decide(remap is not None and induced == x_printed, why, n=5, alpha=alpha, kind=TABLE,
+                   method="exact witness (a remap of T)",
+                   covers="Figure 3(a) is a remap of the truncated 1/2-geometric mechanism")
     rec.note(KIND_NOTE)
     rec.note(CERT_NOTE)
-    rec.note("the printed mechanism is the unique optimum" if cert.unique else "the optimum is not unique")
+    rec.note("the certified optimum is unique" if cert.unique else "the optimum is not unique")
     return rec
 
 
@@ -283,14 +290,15 @@ def remap_lp(user: BayesianUser, t: list[list[Fraction]]) -> LinearProgram:
 
 
 @checks("grs2011.appB")
-def appendix_b(ctx: Context, figure: list[list[Fraction]] | None = None, alpha: Fraction = HALF) -> Findings:
+def appendix_b(ctx: Context, figure: list[list[Fraction]] | None = None, alpha: Fraction = HALF,
+               loss_matrix: list[list[Fraction]] | None = None) -> Findings:
     """grs2011 Appendix B, Figure 5: the printed 5(a) is a vertex of (4)-(7) for n = 3, a = 1/2, is
     optimal for the illegal loss 5(b) with a uniform prior, and is not derivable from T by any remap;
     so Theorem 3.2 fails for this user: 5(a) beats every remap of T."""
     rec = Findings("grs2011.appB")
     item_a, item_b = printed("grs2011", "fig5a"), printed("grs2011", "fig5b")
     x = figure if figure is not None else parsed(item_a.values)
-    loss = Loss.from_matrix(parsed(item_b.values))
+    loss = Loss.from_matrix(loss_matrix if loss_matrix is not None else parsed(item_b.values))
     user = BayesianUser.of([Fraction(1, 4)] * 4, loss)
     # 5(a) and 5(b) are the claim's inputs, with nothing to recompute them from: every property the
     # caption asserts of them is decided on the printed objects themselves.

@@ -187,6 +187,19 @@ def realised_parameters(pmf: dict[int, Fraction]) -> tuple[Fraction | None, int,
     return values.pop(), centre, None
 
 
+def exact_decimal(x: Fraction) -> str:
+    """The terminating decimal text of x ('0.2' for 1/5), or 'p/q' when it does not terminate."""
+    q = x.denominator
+    for p in (2, 5):
+        while q % p == 0:
+            q //= p
+    if q != 1:
+        return str(x)
+    k = next(k for k in range(x.denominator + 1) if 10**k % x.denominator == 0)
+    digits = str(abs(x.numerator) * 10**k // x.denominator).rjust(k + 1, "0")
+    return f"{'-' if x < 0 else ''}{digits[:-k] if k else digits}" + (f".{digits[-k:]}" if k else "")
+
+
 @checks("gs2010.fig1")
 def figure_1(ctx: Context, values: Callable = figure_1_values) -> Findings:
     """gs2010 Figure 1: the output distribution of the geometric mechanism for alpha = 0.2 and query
@@ -200,8 +213,9 @@ def figure_1(ctx: Context, values: Callable = figure_1_values) -> Findings:
     rec.value(mode=centre, **{"realised alpha": alpha if alpha is not None else f"none: {why}"})
     rec.decide(why is None, f"the plotted distribution is not a two-sided geometric one: {why}", n=None,
                alpha=FIG1_ALPHA, kind=TABLE, method=PROPERTY, covers="Figure 1 shows a two-sided geometric pmf")
-    # The printed caption's parameters against those the plotted values realise (decimal rule: '0.2' is 1/5).
-    compare_printed(rec, item, [alpha if alpha is not None else "not geometric", centre], n=None,
+    # The printed caption's parameters against those the plotted values realise.  A parameter is exact, not
+    # a rounded value: alpha is compared as its exact decimal text ('0.2' is 1/5; 1/4 would be '0.25').
+    compare_printed(rec, item, [exact_decimal(alpha) if alpha is not None else "not geometric", centre], n=None,
                     alpha=FIG1_ALPHA, method="parameters realised by the plotted values")
     if alpha is not None and 0 < alpha < 1:
         lo, hi = min(pmf), max(pmf)
