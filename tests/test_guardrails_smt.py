@@ -1,0 +1,142 @@
+"""Guard rails of udpm.smt (mutation-run kills): the time bound, unknown never read as a proof, exact model values."""
+
+from typing import ClassVar
+
+import pytest
+import z3
+
+from udpm import smt
+from udpm.errors import SolverTimeout, VacuousPremise
+
+
+class FakeSolver:
+    """Records what decide() sets and answers a fixed verdict."""
+
+    made: ClassVar[list] = []
+
+    def __init__(self, answer=z3.unknown, reason="timeout", logic=None):
+        self.answer, self.reason, self.logic = answer, reason, logic
+        self.settings, self.assertions = {}, []
+        FakeSolver.made.append(self)
+
+    def set(self, key, value):
+        self.settings[key] = value
+
+    def add(self, *assertions):
+        self.assertions.extend(assertions)
+
+    def check(self):
+        return self.answer
+
+    def reason_unknown(self):
+        return self.reason
+
+    def model(self):
+        return "model"
+
+
+@pytest.fixture
+def fake(monkeypatch):
+    FakeSolver.made = []
+    answer = {"answer": z3.unknown, "reason": "timeout"}
+    monkeypatch.setattr(smt.z3, "Solver", lambda: FakeSolver(**answer))
+    monkeypatch.setattr(smt.z3, "SolverFor", lambda logic: FakeSolver(logic=logic, **answer))
+    return answer
+
+
+def test_the_time_bound_is_set_in_milliseconds_on_the_solver(fake):
+    fake["answer"] = z3.unsat
+    smt.decide([z3.Bool("p")], timeout_s=2.5)
+    assert FakeSolver.made[-1].settings == {"timeout": 2500}
+    smt.decide([z3.Bool("p")], timeout_s=0.0001)
+    assert FakeSolver.made[-1].settings == {"timeout": 1}  # never 0, which z3 reads as "no bound"
+    smt.decide([z3.Bool("p")], timeout_s=0)
+    assert FakeSolver.made[-1].settings == {"timeout": 1}
+
+
+def test_a_logic_picks_a_solver_for_it_and_every_assertion_is_added(fake):
+    fake["answer"] = z3.unsat
+    p, q = z3.Bools("p q")
+    assert smt.decide([p, q], timeout_s=1, logic="QF_LRA").unsat is True
+    assert FakeSolver.made[-1].logic == "QF_LRA"
+    assert [str(a) for a in FakeSolver.made[-1].assertions] == ["p", "q"]
+    smt.decide([p], timeout_s=1)
+    assert FakeSolver.made[-1].logic is None
+
+
+def test_unknown_is_a_timeout_with_its_reason_never_a_verdict(fake):
+    fake["reason"] = "canceled"
+    try:  # a KeyboardInterrupt here would stop the whole test session: catch it and fail instead
+        smt.decide([z3.Bool("p")], timeout_s=2.5)
+    except BaseException as exc:
+        err = exc
+    else:
+        pytest.fail("unknown was read as an answer")
+    assert type(err) is SolverTimeout
+    assert str(err) == "z3 answered unknown (canceled) within 2.5 s"
+
+
+def test_z3_catching_ctrl_c_is_turned_back_into_keyboard_interrupt(fake):
+    assert smt.KEYBOARD == "interrupted from keyboard"
+    fake["reason"] = "(interrupted from keyboard)"
+    with pytest.raises(KeyboardInterrupt):
+        smt.decide([z3.Bool("p")], timeout_s=1)
+
+
+def test_sat_returns_the_model_and_unsat_none(fake):
+    fake["answer"] = z3.sat
+    out = smt.decide([z3.Bool("p")], timeout_s=1)
+    assert out == smt.Outcome(False, "model")
+    fake["answer"] = z3.unsat
+    assert smt.decide([z3.Bool("p")], timeout_s=1) == smt.Outcome(True, None)
+
+
+def test_real_z3_unsat_and_sat():
+    x = z3.Real("x")
+    out = smt.decide([x > 1, x < 0], timeout_s=5)
+    assert out.unsat is True and out.model is None
+    out = smt.decide([x > 1, x < 2], timeout_s=5)
+    assert out.unsat is False and out.model is not None
+
+
+def test_premise_witness_is_sorted_exact_and_skips_functions():
+    x, y, a = z3.Real("x"), z3.Int("y"), z3.Real("a")
+    f = z3.Function("f", z3.IntSort(), z3.IntSort())
+    w = smt.premise_witness(iter([x == z3.RealVal("3/4"), y == 5, a == 2, f(y) == 1]), timeout_s=5, what="w")
+    assert w == {"a": "2", "x": "3/4", "y": "5"}
+    assert list(w) == ["a", "x", "y"]
+
+
+def test_a_vacuous_premise_is_refused_with_its_name():
+    x = z3.Real("x")
+    with pytest.raises(VacuousPremise) as e:
+        smt.premise_witness(iter([x > 1, x < 0]), timeout_s=5, what="lemma 3")
+    assert str(e.value) == "lemma 3: the hypotheses have no model, so any conclusion would follow"
+
+
+def test_model_values_are_exact_strings():
+    x, n, s, b = z3.Real("x"), z3.Int("n"), z3.Real("s"), z3.Bool("b")
+    solver = z3.Solver()
+    solver.add(x == z3.RealVal("-7/3"), n == -4, s * s == 2, s > 0, b)
+    assert solver.check() == z3.sat
+    m = solver.model()
+    assert smt.model_value(m, x) == "-7/3"
+    assert smt.model_value(m, n) == "-4"
+    assert smt.model_value(m, x * 3) == "-7"
+    # an irrational value is a rational within 1e-20 of it, labelled as such
+    assert smt.model_value(m, s) == "3419358580004036860274167/2417851639229258349412352 (algebraic)"
+    assert smt.model_value(m, b) == "True"
+    # an unconstrained term is completed, not left symbolic
+    assert smt.model_value(m, z3.Real("free")) == "0"
+
+
+def test_model_values_do_not_depend_on_z3s_printer_settings():
+    x = z3.Real("x")
+    solver = z3.Solver()
+    solver.add(x == z3.RealVal("1/3"))
+    assert solver.check() == z3.sat
+    z3.set_option(rational_to_decimal=True)
+    try:
+        assert smt.model_value(solver.model(), x) == "1/3"
+    finally:
+        z3.set_option(rational_to_decimal=False)
