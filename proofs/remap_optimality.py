@@ -461,7 +461,7 @@ def optimal_vertex_exists(
     vertices (an optimal mechanism that is not a vertex), run the lemma's proof (:func:`walk_to_vertex`), and
     check exactly that the end point is feasible, a vertex by the rank test and has the certified optimal
     loss.  Users with a unique optimum are counted, not recorded: there the lemma is only the solver's output.
-    (False variant ``every_optimum``: "every optimal mechanism is a vertex", refuted by the midpoint.)"""
+    (False variant ``every_optimum``: "every optimal mechanism is a vertex", which the midpoint contradicts.)"""
     rec = Findings("grs2011.lemma5.7")
     rng = ctx.rng("grs2011.lemma5.7")
     n_max = 4 if ctx.quick else 6
