@@ -64,6 +64,7 @@ def test_report_shows_every_claim_with_status_and_evidence(reports):
     project, (page, _) = reports
     doc = json.loads((project / "build" / "results.json").read_text())
     assert [c["id"] for c in doc["claims"]] == IDS
+    claims_table = re.search(r'<table id="claims-table">.*?</table>', page, re.DOTALL).group(0)
     for c in doc["claims"]:
         card = re.search(rf'<section class="claim" id="{re.escape(c["id"])}">(.*?)</section>', page, re.DOTALL)
         assert card, f"no card for {c['id']}"
@@ -71,7 +72,7 @@ def test_report_shows_every_claim_with_status_and_evidence(reports):
         for kind, rows in c["grid"].items():  # one grid line per kind decided, with evidence.grid_text
             assert f"<b>{kind}</b>: {html.escape(grid_text(rows))}" in card.group(1), kind
         assert f"<dt>instances</dt><dd>{c['instances']['decided']} decided" in card.group(1)
-        row = re.search(rf'<tr><td><a href="#{re.escape(c["id"])}">.*?</tr>', page)
+        row = re.search(rf'<tr><td><a href="#{re.escape(c["id"])}">.*?</tr>', claims_table)
         assert row and c["status"] in row.group(0) and c["evidence"] in row.group(0)
         assert f"<td>{html.escape(c['scope'])}</td>" in row.group(0)
     assert 'id="summary-table"' in page and 'id="claims-table"' in page and 'id="status-legend"' in page
