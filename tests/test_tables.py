@@ -54,11 +54,22 @@ MUTATIONS = [
     (ex10, ex10.table_1, "gs2010", "table1c", (1, 1), "9/11"),
     (ex10, ex10.figure_1, "gs2010", "fig1", (1,), "6"),
     (ex10, ex10.appendix_b, "gs2010", "appB.three-term", (), "-0.5/9"),
+    (ex10, ex10.appendix_b, "gs2010", "appB.three-term.steps", (0,), "1.5"),
+    pytest.param(
+        ex10, ex10.table_1, "gs2010", "table1b.alpha", (), "1/3",
+        marks=pytest.mark.xfail(strict=True, reason="udpm.tables keys a declared erratum by entry only: a changed "
+                                "printed value at a declared entry inherits its class (shared-module gap)"),
+    ),
     (exz, exz.theorem_7_matrix, "zlcn2013", "thm7.M", (1, 4), "\\frac{\\alpha}{\\alpha-1} \\cdot \\alpha^{-n}"),
 ]
 
 
-@pytest.mark.parametrize("module, check, paper, key, path, new", MUTATIONS, ids=[f"{m[2]}.{m[3]}" for m in MUTATIONS])
+def _mutation_id(m) -> str:
+    values = getattr(m, "values", m)
+    return f"{values[2]}.{values[3]}"
+
+
+@pytest.mark.parametrize("module, check, paper, key, path, new", MUTATIONS, ids=[_mutation_id(m) for m in MUTATIONS])
 def test_changed_printed_value_is_named(monkeypatch, module, check, paper, key, path, new):
     original = tables.printed(paper, key)
 
@@ -70,19 +81,32 @@ def test_changed_printed_value_is_named(monkeypatch, module, check, paper, key, 
 
     monkeypatch.setattr(module, "printed", fake)
     res = check(CTX)
-    assert res.status in (Status.ERRATUM, Status.REFUTED)
+    # Flagged: the changed entry is named by an unclassified erratum (reproduce.py fails the run on it);
+    # a table-only claim also changes status.
     want = f"{original.where}{entry_name(path)}" if path else original.where  # a single value: the place alone
     named = [e for e in res.errata if e.entry.startswith(want) and e.printed == new]
     assert named, [e.entry for e in res.errata]
     assert named[0].cls == "unclassified"  # a new difference is never silently classified
+    if not any(str(d.instance.kind) == "bounded" for d in res.decisions):
+        assert res.status in (Status.ERRATUM, Status.REFUTED)
 
 
 @pytest.mark.parametrize(
     "paper, key, path, new",
-    [("grs2011", "fig5a", (1, 0), "1/2"), ("grs2011", "fig5b", (1, 0), "1"), ("grs2009", "ex5.2", (2, 1), "1")],
+    [
+        ("grs2011", "fig5a", (1, 0), "1/2"),
+        ("grs2011", "fig5b", (1, 0), "1"),
+        ("grs2009", "ex5.2", (2, 1), "1"),
+        ("gs2010", "appB", (3, 0), "2/3"),
+        ("gs2010", "appB", (2, 0), "1/9"),
+    ],
 )
 def test_changed_input_of_a_property_check_is_refuted(monkeypatch, paper, key, path, new):
-    module, check = (ex11, ex11.appendix_b) if paper == "grs2011" else (ex09, ex09.figures_2_3)
+    module, check = {
+        "grs2011": (ex11, ex11.appendix_b),
+        "grs2009": (ex09, ex09.figures_2_3),
+        "gs2010": (ex10, ex10.appendix_b),
+    }[paper]
 
     def fake(p: str, k: str):
         item = tables.printed(p, k)
