@@ -253,8 +253,10 @@ def print_summary(outcomes: list[Outcome], seconds: float) -> None:
 
     errata = [(o.claim.id, e) for o in outcomes for e in o.result.errata]
     if errata:
-        where = len({cid for cid, _ in errata})
-        et = Table(title=f"printed values that differ: {len(errata)} errata in {where} claim(s)")
+        from udpm.report_html import errata_summary
+
+        doc = {"claims": [{"status": str(o.result.status), "errata": o.result.errata} for o in outcomes]}
+        et = Table(title=f"printed values that differ: {errata_summary(doc)}")
         for col in ("claim", "location", "printed", "correct", "class"):
             et.add_column(col)
         for cid, e in errata:
