@@ -54,7 +54,7 @@ def _distance(i: sympy.Expr, j: sympy.Expr) -> sympy.Expr:
     return d if sign >= 0 else -d
 
 
-ZLCN_ALPHA = "symbolic zlcn alpha > 1 (internal 1/alpha in (0,1)), n >= 3"
+ZLCN_ALPHA = "symbolic zlcn alpha > 1 (n >= 3)"
 B = sympy.Symbol("beta", positive=True)  # alpha = 1 + beta > 1: resolves sympy's alpha = 1 branches
 J = sympy.Symbol("j", integer=True)
 
