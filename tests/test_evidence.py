@@ -70,6 +70,10 @@ def test_printed_values_that_differ_make_a_table_claim_an_erratum():
     rec = decided(TABLE, ((HALF, 1),))
     rec.erratum("Table 1[0][0]", "2/3", "272/415", "rounding", "closest fraction")
     assert derive(rec).status is Status.ERRATUM
+    checked = decided(BOUNDED, ((HALF, 1),))
+    checked.decide(True, n=1, alpha=HALF, kind=TABLE, method="m")
+    checked.erratum("Table 1[0][0]", "2/3", "272/415", "rounding", "closest fraction")
+    assert derive(checked).status is Status.ERRATUM  # an optimality certificate does not hide a printed difference
     proof = decided(ALL_N, ((HALF, 1),))
     proof.erratum("Lemma 1, proof", "x", "y", "typo", "in the proof's text")
     assert derive(proof).status is Status.PROVED  # errata in a proof's text do not lower a proved lemma

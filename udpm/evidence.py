@@ -6,11 +6,13 @@ Nothing else sets a status.  The rules, in order:
 2. any counterexample: ``refuted``, with the evidence of the strongest
    refuting instance and the grid where it fails;
 3. any inconclusive instance: ``inconclusive`` (a timeout is never a pass);
-4. otherwise the strongest kind decided sets the status: an ``all-n``
+4. a claim that compared printed objects (``table`` instances) and found a
+   printed value that differs is an ``erratum``, whatever else it decided
+   (errata in the text of a proof do not lower a proved lemma);
+5. otherwise the strongest kind decided sets the status: an ``all-n``
    instance gives ``proved``, a ``bounded`` one ``verified``, a ``sampled``
-   one ``tested``, and a claim of printed objects only is ``reproduced``, or
-   ``erratum`` where a printed value differs;
-5. a claim is capped by its weakest dependency (the claims its argument
+   one ``tested``, and printed objects alone ``reproduced``;
+6. a claim is capped by its weakest dependency (the claims its argument
    relies on): a dependency that is ``verified`` caps a ``proved`` claim at
    ``verified``; one that is refuted, inconclusive or in error leaves it
    ``inconclusive``.
@@ -169,7 +171,8 @@ def derive(rec: Findings, dependencies: Mapping[str, object] | None = None) -> R
         return Result(Status.INCONCLUSIVE, Evidence.NONE, notes=_join([*notes, f"undecided: {why}"]), **base)
     kind = _strongest(ds) if ds else Kind.TABLE
     status = _STATUS_OF_KIND[kind]
-    if status is Status.REPRODUCED and rec.errata:
+    if rec.errata and (not ds or any(d.instance.kind is Kind.TABLE for d in ds)):
+        # A printed object that differs from its exact value, however strong the rest of the evidence.
         status = Status.ERRATUM
     result = Result(status, Evidence(str(kind)), notes=_join(notes), **base)
     return cap(result, dependencies or {})

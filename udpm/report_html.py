@@ -54,8 +54,8 @@ STATUS_MEANING = {
     "no counterexample among the K samples, which is not a proof",
     "reproduced": "a printed object (table, figure, value) equals its exact recomputation, "
     "exactly or after the paper's rounding",
-    "erratum": "a claim of printed objects only, and some printed value differs from the exact one "
-    "(class and correct value in the errata)",
+    "erratum": "printed objects were compared and some printed value differs from the exact one, whatever "
+    "else was decided (class and correct value in the errata)",
     "refuted": "the claim as stated is false: a concrete counterexample is attached",
     "inconclusive": "some instance was not decided (a solver timeout or unknown), or a claim it rests on "
     "did not pass; never a pass",
