@@ -106,6 +106,21 @@ def theorem_7_matrix(ctx: Context, mechanism: Callable = range_restricted) -> Fi
                alpha=ZLCN_ALPHA, kind=TABLE, method=PROPERTY,
                covers="M is centrosymmetric on its displayed entries (m[i][j] = m[n-i][n-j])")
     rec.value(**{"displayed entries breaking symmetry": ", ".join(f"[{r}][{c}]" for r, c in asym) or "none"})
+    # The paper asserts "a symmetric matrix M": a claim about a printed object, decided as printed.
+    rec.decide(
+        not asym,
+        (
+            f"M[{asym[0][0]}][{asym[0][1]}] = {sympy.simplify(shown[asym[0]])} but "
+            f"M[{asym[0][1]}][{asym[0][0]}] = {sympy.simplify(shown[asym[0][::-1]])}"
+        )
+        if asym
+        else "",
+        n=None,
+        alpha=ZLCN_ALPHA,
+        kind=TABLE,
+        method=PROPERTY,
+        covers="the paper's assertion 'a symmetric matrix M' (m[i][j] = m[j][i]) on the displayed entries",
+    )
     if asym:
         (r, c) = asym[0]
         rec.erratum("Theorem 7, proof sketch: 'a symmetric matrix M'", "symmetric",

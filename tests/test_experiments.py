@@ -27,9 +27,9 @@ F = Fraction
         (ex11.appendix_b, Status.VERIFIED),
         (ex11.example_a1, Status.REPRODUCED),
         (ex09.figures_2_3, Status.VERIFIED),
-        (ex10.table_1, Status.VERIFIED),
+        (ex10.table_1, Status.ERRATUM),
         (ex10.figure_1, Status.REPRODUCED),
-        (exz.theorem_7_matrix, Status.ERRATUM),
+        (exz.theorem_7_matrix, Status.REFUTED),  # 'a symmetric matrix M' is false as printed
     ],
 )
 def test_claim_gets_expected_status(check, status):
@@ -261,14 +261,16 @@ def test_fig1_values_are_read_off_the_plot_not_the_defaults():
 
 def test_thm7_matrix_wrong_exponent_is_caught():
     res = exz.theorem_7_matrix(CTX, mechanism=lambda i, j, d: exz.range_restricted(i, j, d + 1))
-    assert res.status is Status.REFUTED and "sums to" in res.counterexample
+    assert res.status is Status.REFUTED
+    assert any("sums to" in d.detail for d in res.decisions if str(d.outcome) == "counterexample")
     assert any(e.entry.endswith("[0][0]") and e.cls == UNCLASSIFIED for e in res.errata)
 
 
-def test_thm7_matrix_symmetry_is_a_false_claim_erratum():
+def test_thm7_matrix_symmetry_is_refuted_and_a_false_claim_erratum():
     res = exz.theorem_7_matrix(CTX)
     (e,) = res.errata
     assert e.cls == "false claim" and e.printed == "symmetric" and "centrosymmetric" in e.correct
+    assert res.status is Status.REFUTED and "M[0][1]" in res.counterexample and "M[1][0]" in res.counterexample
 
 
 def test_thm7_matrix_not_centrosymmetric_is_refuted():

@@ -146,21 +146,23 @@ UNDECLARED = "not yet classified: the printed entry differs from the exact value
 def mismatch_errata(item: PrintedItem, mismatches: list[Mismatch]) -> list[Erratum]:
     """One erratum per mismatching entry, with the class and explanation the item declares for it.
 
+    A declaration names the printed text it classifies; a printed value that no longer equals it is
+    ``unclassified`` again, so an edited transcription cannot inherit an old class.
     A mismatch nobody has declared is class ``unclassified``, and reproduce.py
     fails the run on it: the entry must be looked at.
     """
     out = []
     for m in mismatches:
         decl = item.errata.get(m.entry, {})
-        out.append(
-            Erratum(
-                entry=f"{item.where}{m.entry}",
-                printed=m.printed,
-                correct=m.computed,
-                cls=decl.get("class", UNCLASSIFIED),
-                explanation=decl.get("explanation", UNDECLARED),
+        cls, why = decl.get("class", UNCLASSIFIED), decl.get("explanation", UNDECLARED)
+        if decl and "printed" not in decl:
+            raise ExpectationsError(
+                f"paper_tables/printed/{item.paper}.json: the erratum declared at {item.key} {m.entry} must name "
+                "the printed text it classifies ('printed')"
             )
-        )
+        if decl and decl["printed"] != m.printed:  # the class was given to another printed text
+            cls, why = UNCLASSIFIED, f"the printed value changed from the declared {decl['printed']!r}"
+        out.append(Erratum(f"{item.where}{m.entry}", m.printed, m.computed, cls, why))
     return out
 
 
