@@ -1,0 +1,484 @@
+"""Guard rails of udpm.certify (mutation-run kills): time bounds, exact coefficient splitting and signs,
+sparse elimination, standard form, every malformed input and failed check named, the proposer chain."""
+
+from dataclasses import replace
+from fractions import Fraction as F
+
+import flint
+import pytest
+import sympy
+
+from udpm import certify
+from udpm.certify import (
+    ONE_ATOM,
+    Certified,
+    Singular,
+    Unbounded,
+    _Basis,
+    _check,
+    _check_unique,
+    _Clock,
+    _dual_simplex,
+    _f,
+    _full_point,
+    _q,
+    _two_phase,
+    check_certified,
+    column_label,
+    combo_value,
+    is_vertex,
+    sign_of,
+    solve,
+    sparse_rank,
+    sparse_solve,
+    split_coefficient,
+    standard_form,
+    vertex_reduced_costs,
+)
+from udpm.errors import CertificationFailed, InvalidInput, SolverTimeout
+from udpm.programs import Constraint, LinearProgram
+
+R2, R3 = sympy.sqrt(2), sympy.sqrt(3)
+
+
+def C(coeffs, sense, rhs, name=""):
+    return Constraint(tuple((j, F(a)) for j, a in coeffs), sense, F(rhs), name)
+
+
+def two_row(obj=((0, 1), (1, 1))):
+    """min x + y s.t. x + 2y >= 2, 2x + y >= 2: the unique optimum x = y = 2/3."""
+    return LinearProgram(
+        ("x", "y"),
+        tuple((j, F(v)) if not isinstance(v, sympy.Basic) else (j, v) for j, v in obj),
+        (C([(0, 1), (1, 2)], ">=", 2, "r0"), C([(0, 2), (1, 1)], ">=", 2, "r1")),
+        "two rows",
+    )
+
+
+def fz(v):
+    return [_f(x) for x in v]
+
+
+# ---------------------------------------------------------------- small helpers
+
+
+def test_clock_refuses_a_non_positive_bound_and_times_out():
+    for bad in (0, -1):
+        with pytest.raises(InvalidInput) as e:
+            _Clock(bad)
+        assert str(e.value) == f"timeout_s must be > 0, got {bad}"
+    clock = _Clock(0.25)
+    assert clock.timeout_s == 0.25
+    clock.tick("early")  # within the bound
+    clock.deadline -= 10
+    with pytest.raises(SolverTimeout) as e:
+        clock.tick("phase x")
+    assert str(e.value) == "certified LP solve (phase x) exceeded 0.25 s"
+
+
+def test_q_and_f_round_trip():
+    assert _q(F(3, 4)) == flint.fmpq(3, 4) and _q(2) == flint.fmpq(2) and _q("1/3") == flint.fmpq(1, 3)
+    v = flint.fmpq(5, 7)
+    assert _q(v) is v
+    assert _f(flint.fmpq(-5, 7)) == F(-5, 7) and type(_f(v)) is F
+
+
+def test_split_coefficient():
+    assert split_coefficient(F(3, 2)) == {ONE_ATOM: F(3, 2)}
+    assert split_coefficient(2) == {ONE_ATOM: F(2)}
+    assert split_coefficient(0) == {} and split_coefficient(F(0)) == {}
+    assert split_coefficient(2 * R2 + 1) == {R2: F(2), ONE_ATOM: F(1)}
+    assert split_coefficient(R2 * (1 + R2)) == {R2: F(1), ONE_ATOM: F(2)}
+    assert split_coefficient(R2 - R2 + R3 / 2) == {R3: F(1, 2)}
+    assert split_coefficient(sympy.Rational(1, 3)) == {ONE_ATOM: F(1, 3)}
+    x = sympy.Symbol("x")
+    for bad in (x + 1, sympy.I, sympy.Float(0.5) * R2):
+        with pytest.raises(InvalidInput) as e:
+            split_coefficient(bad)
+        assert str(e.value) == f"objective coefficient {bad} is not an exact real number"
+
+
+def test_sign_of_rationals_surds_and_hard_zeros():
+    assert sign_of({}) == 0 and sign_of({ONE_ATOM: F(0)}) == 0
+    assert sign_of({ONE_ATOM: F(1, 10**30)}) == 1 and sign_of({ONE_ATOM: F(-3)}) == -1
+    assert sign_of({R2: F(1), ONE_ATOM: F(-1)}) == 1
+    assert sign_of({R2: F(-1), ONE_ATOM: F(1)}) == -1
+    assert sign_of({R2: F(1), R3: F(-1)}) == -1
+    # within 1e-30 of zero: the 80-bit interval straddles 0, a finer one decides
+    near = sympy.Rational(int(sympy.floor(R2 * 10**40)), 10**40)
+    assert sign_of({R2: F(1), ONE_ATOM: -F(near.p, near.q)}) == 1
+    assert sign_of({R2: F(-1), ONE_ATOM: F(near.p, near.q)}) == -1
+    # a nested radical (no interval rule for an irrational base) equal to sqrt(2) + sqrt(3) = 3.146...:
+    # decided by sympy, and zero proved by its minimal polynomial
+    nested = sympy.sqrt(5 + 2 * sympy.sqrt(6))
+    assert sign_of({nested: F(1), ONE_ATOM: F(-3)}) == 1
+    assert sign_of({nested: F(-1), ONE_ATOM: F(3)}) == -1
+    assert sign_of({nested: F(1), R2: F(-1), R3: F(-1)}) == 0
+    assert sign_of({nested: F(1), R2: F(-1), R3: F(-1), ONE_ATOM: F(1, 10**50)}) == 1
+    # products and sums of roots are bounded by intervals too
+    assert sign_of({R2 * R3 + 1: F(1), ONE_ATOM: F(-7, 2)}) == -1
+    assert sign_of({sympy.Pow(2, sympy.Rational(1, 3)): F(1), ONE_ATOM: F(-5, 4)}) == 1
+
+
+def test_combo_value():
+    assert combo_value({}) == 0 and type(combo_value({})) is F
+    assert combo_value({ONE_ATOM: F(3, 2), R2: F(0)}) == F(3, 2) and type(combo_value({ONE_ATOM: F(3, 2)})) is F
+    assert combo_value({R2: F(2), ONE_ATOM: F(1)}) == 2 * R2 + 1
+
+
+# ---------------------------------------------------------------- sparse elimination
+
+
+def test_sparse_solve_and_rank():
+    Q = flint.fmpq
+    rows = [{0: Q(2), 1: Q(1)}, {0: Q(1), 1: Q(3)}]
+    sol = sparse_solve(rows, [[Q(3), Q(1)], [Q(4), Q(0)]], 2, _Clock(5))
+    assert sol == [[Q(1), Q(3, 5)], [Q(1), Q(-1, 5)]]
+    assert rows == [{0: Q(2), 1: Q(1)}, {0: Q(1), 1: Q(3)}]  # the input is not modified
+    with pytest.raises(Singular) as e:
+        sparse_solve([{0: Q(1), 1: Q(1)}, {0: Q(2), 1: Q(2)}], [[Q(1)], [Q(2)]], 2, _Clock(5))
+    assert str(e.value) == "basis matrix is singular (rank 1 < 2)"
+    with pytest.raises(Singular):
+        sparse_solve([{0: Q(1)}], [[Q(1)]], 2, _Clock(5))
+    assert sparse_rank([{0: 1, 1: 1}, {0: 2, 1: 2}, {2: F(1, 2)}]) == 2
+    assert sparse_rank([{0: 0}, {}]) == 0
+    assert sparse_rank([{0: 1, 1: 2, 2: 3}, {0: 2, 1: 4, 2: 7}, {0: 3, 1: 6, 2: 10}]) == 2
+    # a larger system with fill-in: a tridiagonal matrix
+    n = 70
+    tri = [{k: Q(2), **({k - 1: Q(-1)} if k else {}), **({k + 1: Q(-1)} if k < n - 1 else {})} for k in range(n)]
+    x = sparse_solve(tri, [[Q(1)] for _ in range(n)], n, _Clock(30))
+    for k in range(n):
+        assert sum(v * x[c][0] for c, v in tri[k].items()) == 1
+
+
+def test_elimination_checks_the_clock():
+    Q = flint.fmpq
+    n = 40
+    rows = [{k: Q(2), (k + 1) % n: Q(1)} for k in range(n)]
+    clock = _Clock(5)
+    clock.deadline -= 10
+    with pytest.raises(SolverTimeout, match=r"\(elimination\)"):
+        sparse_solve(rows, [[Q(1)] for _ in range(n)], n, clock)
+    dense = [{c: Q(1 + (k * c) % 7) for c in range(70)} for k in range(70)]
+    clock = _Clock(5)
+    clock.deadline -= 10
+    with pytest.raises(SolverTimeout, match=r"\(elimination\)"):
+        sparse_rank(dense, clock)
+
+
+# ---------------------------------------------------------------- standard form and points
+
+
+def test_standard_form_slacks_atoms_and_bad_senses():
+    lp = LinearProgram(
+        ("x", "y"),
+        ((0, F(1)), (1, 2 * R2), (0, F(1, 2)), (1, R2 + 1)),
+        (C([(0, 1), (0, 1), (1, 0)], "<=", 4, "le"), C([(1, 1)], "=", 1), C([(0, 1), (1, 1)], ">=", 1)),
+    )
+    std = standard_form(lp)
+    assert (std.nx, std.ncols, std.m) == (2, 4, 3)
+    assert std.cols[0] == {0: flint.fmpq(2), 2: flint.fmpq(1)}  # duplicate entries added, zeros skipped
+    assert std.cols[1] == {1: flint.fmpq(1), 2: flint.fmpq(1)}
+    assert std.cols[2] == {0: flint.fmpq(1)} and std.cols[3] == {2: flint.fmpq(-1)}
+    assert std.slack_of_row == [2, None, 3]
+    assert std.b == [flint.fmpq(4), flint.fmpq(1), flint.fmpq(1)]
+    assert std.atoms == [ONE_ATOM, R2]
+    assert std.c == [{0: flint.fmpq(3, 2), 1: flint.fmpq(1)}, {1: flint.fmpq(3)}]
+    alt = standard_form(lp, objective=((1, F(5)),))
+    assert alt.atoms == [ONE_ATOM] and alt.c == [{1: flint.fmpq(5)}]
+    with pytest.raises(InvalidInput) as e:
+        standard_form(LinearProgram(("x",), (), (C([(0, 1)], "<", 1, "tight"),)))
+    assert str(e.value) == "constraint tight has sense '<'"
+    with pytest.raises(InvalidInput) as e:
+        standard_form(LinearProgram(("x",), (), (C([(0, 1)], "=", 1), C([(0, 1)], "==", 1))))
+    assert str(e.value) == "constraint 1 has sense '=='"
+
+
+def test_full_point_adds_exact_slacks():
+    std = standard_form(LinearProgram(("x", "y"), (), (C([(0, 1), (1, 1)], "<=", 4), C([(0, 1)], ">=", 1))))
+    assert fz(_full_point(std, [F(1, 2), 1])) == [F(1, 2), 1, F(5, 2), F(-1, 2)]
+    assert fz(_full_point(std, [0, 0])) == [0, 0, 4, -1]
+    assert _full_point(std, [1]) is None and _full_point(std, [1, 2, 3]) is None
+
+
+def test_column_labels():
+    lp = LinearProgram(("x", "y"), (), (C([(0, 1)], "<=", 1, "cap"), C([(0, 1)], "=", 1, "eq"), C([(1, 1)], ">=", 0)))
+    assert [column_label(lp, j) for j in range(4)] == ["x", "y", "slack(cap)", "slack(2)"]
+
+
+def test_basis_needs_m_distinct_columns():
+    std = standard_form(two_row())
+    for bad in ([0], [0, 0], [0, 1, 2]):
+        with pytest.raises(Singular) as e:
+            _Basis(std, bad, _Clock(5))
+        assert str(e.value) == f"a basis needs 2 distinct columns, got {len(set(bad))}"
+    b = _Basis(std, [0, 1], _Clock(5))
+    assert fz(b.primal()) == [F(2, 3), F(2, 3), 0, 0]
+    assert [fz(v) for v in b.dual()] == [[F(1, 3)], [F(1, 3)]]
+    assert b.reduced(b.dual(), 2) == {ONE_ATOM: F(1, 3)} and b.reduced(b.dual(), 0) == {}
+    assert fz(b.direction(2)) == [F(1, 3), F(-2, 3)]
+
+
+# ---------------------------------------------------------------- Certified
+
+
+def test_certified_accessors():
+    c = solve(two_row(), timeout_s=10)
+    assert c.value("y") == F(2, 3)
+    assert c.matrix(1, 2) == [[F(2, 3), F(2, 3)]] and c.matrix(2, 1) == [[F(2, 3)], [F(2, 3)]]
+    assert c.summary() == {
+        "lp": "two rows",
+        "variables": 2,
+        "constraints": 2,
+        "objective": "4/3",
+        "unique": True,
+        "proposer": "highs",
+    }
+    assert c.atoms == ("1",) and c.y_components == ((F(1, 3), F(1, 3)),)
+    assert c.basis == (0, 1) and c.simplex_pivots == 0 and c.extra == {} and c.notes == ""
+    assert Certified(c.lp, c.x, c.y, c.objective, c.basis, True).atoms == ("1",)
+
+
+# ---------------------------------------------------------------- solve: the proposer chain
+
+
+def test_candidate_at_the_optimum_is_certified_as_proposed():
+    c = solve(two_row(), timeout_s=10, candidate=[F(2, 3), F(2, 3)])
+    assert c.proposer == "candidate" and c.simplex_pivots == 0 and c.x == (F(2, 3), F(2, 3))
+    assert c.y == (F(1, 3), F(1, 3)) and c.unique is True
+
+
+def test_a_feasible_non_optimal_candidate_is_repaired_by_the_exact_simplex():
+    c = solve(two_row(), timeout_s=10, candidate=[F(2), F(0)])  # a vertex, but not optimal
+    assert c.proposer == "candidate+exact simplex" and c.simplex_pivots >= 1
+    assert c.x == (F(2, 3), F(2, 3)) and c.objective == F(4, 3)
+
+
+@pytest.mark.parametrize("cand", [[F(1), F(1)], [F(-1), F(5)], [F(1)], [F(3), F(3)]])
+def test_unusable_candidates_fall_back_to_highs(cand):
+    # interior (not a vertex), negative, wrong length, or a slack-basic point that is not a vertex
+    c = solve(two_row(), timeout_s=10, candidate=cand)
+    assert c.proposer == "highs" and c.x == (F(2, 3), F(2, 3))
+
+
+def test_without_highs_the_exact_two_phase_simplex_decides(monkeypatch):
+    monkeypatch.setattr(certify, "_highs_basis", lambda std, timeout_s: None)
+    c = solve(two_row(), timeout_s=10)
+    assert c.proposer == "exact two-phase simplex" and c.x == (F(2, 3), F(2, 3)) and c.simplex_pivots >= 2
+    infeasible = LinearProgram(("x",), ((0, F(1)),), (C([(0, 1)], ">=", 2), C([(0, 1)], "<=", 1)))
+    with pytest.raises(CertificationFailed) as e:
+        solve(infeasible, timeout_s=10)
+    assert str(e.value) == "the LP is infeasible"
+    unbounded = LinearProgram(("x",), ((0, F(-1)),), (C([(0, 1)], ">=", 1),))
+    with pytest.raises(Unbounded) as e:
+        solve(unbounded, timeout_s=10)
+    assert str(e.value) == "the LP is unbounded below"
+
+
+def test_a_primal_infeasible_highs_basis_is_repaired_by_the_dual_simplex(monkeypatch):
+    monkeypatch.setattr(certify, "_highs_basis", lambda std, timeout_s: [2, 3])  # both slacks: x = y = 0
+    c = solve(two_row(), timeout_s=10)
+    assert c.proposer == "highs+exact dual simplex" and c.simplex_pivots == 2 and c.x == (F(2, 3), F(2, 3))
+
+
+def test_a_short_highs_basis_is_completed(monkeypatch):
+    monkeypatch.setattr(certify, "_highs_basis", lambda std, timeout_s: [0])
+    c = solve(two_row(), timeout_s=10)
+    assert c.x == (F(2, 3), F(2, 3)) and c.proposer.startswith("highs")
+
+
+def test_a_dual_infeasible_primal_infeasible_highs_basis_falls_back(monkeypatch):
+    # x basic on row 0 only (x = 2, slack1 = 2): primal feasible but not optimal for min -x + ... ; use the
+    # columns (slack0, slack1) with an objective that makes them dual infeasible and the point infeasible
+    lp = two_row(((0, -1), (1, 1)))
+    lp = LinearProgram(lp.names, lp.objective, (*lp.rows, C([(0, 1)], "<=", 5, "cap")), "capped")
+    monkeypatch.setattr(certify, "_highs_basis", lambda std, timeout_s: [2, 3, 4])
+    c = solve(lp, timeout_s=10)
+    assert c.x == (F(5), F(0)) and c.objective == -5
+    assert c.proposer == "exact two-phase simplex"
+
+
+def test_highs_basis_of_a_real_lp():
+    std = standard_form(two_row())
+    assert sorted(certify._highs_basis(std, 5)) == [0, 1]
+    infeasible = LinearProgram(("x",), ((0, F(1)),), (C([(0, 1)], ">=", 2), C([(0, 1)], "<=", 1)))
+    assert certify._highs_basis(standard_form(infeasible), 5) is None
+    lp = LinearProgram(("x", "y"), ((0, F(1)), (1, R2)), (C([(0, 1), (1, 1)], ">=", 1), C([(0, 1)], "<=", 3)))
+    assert certify._highs_basis(standard_form(lp), 5) == [0, 3]
+
+
+def test_dual_simplex_refuses_a_dual_infeasible_basis_and_detects_infeasibility():
+    std = standard_form(two_row(((0, -1), (1, 1))))
+    with pytest.raises(CertificationFailed) as e:
+        _dual_simplex(std, [2, 3], _Clock(5))
+    assert str(e.value) == "basis is not dual feasible"
+    infeasible = LinearProgram(("x",), ((0, F(1)),), (C([(0, 1)], ">=", 2), C([(0, 1)], "<=", 1)))
+    with pytest.raises(CertificationFailed) as e:
+        _dual_simplex(standard_form(infeasible), [1, 2], _Clock(5))
+    assert str(e.value) == "the LP is infeasible (dual ray)"
+
+
+def test_dual_simplex_leaves_by_smallest_column_and_enters_by_minimum_ratio():
+    # min 2x + 3y + 4w s.t. x + y + w >= 3, x + 2y + 3w >= 4: the optimum (2, 1, 0) takes two pivots
+    lp = LinearProgram(
+        ("x", "y", "w"),
+        ((0, F(2)), (1, F(3)), (2, F(4))),
+        (C([(0, 1), (1, 1), (2, 1)], ">=", 3), C([(0, 1), (1, 2), (2, 3)], ">=", 4)),
+    )
+    std = standard_form(lp)
+    basis, z, y, pivots = _dual_simplex(std, [3, 4], _Clock(5))
+    assert fz(z[:3]) == [2, 1, 0] and sorted(basis) == [0, 1] and pivots == 2
+    assert [fz(v) for v in y] == [[1], [1]]
+
+
+def test_two_phase_keeps_artificials_out():
+    lp = LinearProgram(("x", "y"), ((0, F(1)), (1, F(1))), (C([(0, 1), (1, 1)], "=", 2), C([(0, 1)], ">=", 1)))
+    basis, z, _, _ = _two_phase(standard_form(lp), _Clock(5))
+    assert len(z) == 3 and fz(z)[:2] in ([1, 1], [2, 0]) and all(j < 3 for j in basis)
+    neg = LinearProgram(("x",), ((0, F(1)),), (C([(0, -1)], "=", -2),))
+    basis, z, _, _ = _two_phase(standard_form(neg), _Clock(5))
+    assert fz(z) == [2]
+
+
+def test_an_irrational_objective_keeps_its_atoms():
+    lp = LinearProgram(("x", "y"), ((0, F(1)), (1, R2)), (C([(0, 1), (1, 1)], ">=", 1), C([(0, 1)], "<=", F(1, 2))))
+    c = solve(lp, timeout_s=10)
+    assert c.x == (F(1, 2), F(1, 2)) and c.objective == sympy.Rational(1, 2) + R2 / 2
+    assert c.atoms == ("1", "sqrt(2)")
+    assert c.y_components == ((F(0), F(1)), (F(1), F(-1)))
+    assert c.y == (R2, 1 - R2)
+    check_certified(c)
+
+
+def test_decide_unique_false_and_unbounded_faces():
+    c = solve(two_row(), timeout_s=10, decide_unique=False)
+    assert c.unique is None and c.extra == {}
+    ray = LinearProgram(("x", "y"), ((0, F(1)),), (C([(0, 1)], ">=", 1),))  # y is free along the optimum
+    c = solve(ray, timeout_s=10)
+    assert c.unique is False and c.objective == 1
+
+
+# ---------------------------------------------------------------- the exact checks
+
+
+def test_check_refuses_malformed_points_and_duals():
+    std = standard_form(two_row())
+    Q = flint.fmpq
+    z = [Q(2, 3), Q(2, 3), Q(0), Q(0)]
+    y = [[Q(1, 3)], [Q(1, 3)]]
+    assert _check(std, z, y, [0, 1], _Clock(5)) == {0: 0, 1: 0, 2: 1, 3: 1}
+    for zz, yy in ((z[:3], y), (z, y[:1]), (z, [[Q(1, 3), Q(0)], [Q(1, 3)]])):
+        with pytest.raises(CertificationFailed) as e:
+            _check(std, zz, yy, [0, 1], _Clock(5))
+        assert str(e.value) == "malformed: primal or dual has the wrong length"
+    with pytest.raises(CertificationFailed) as e:
+        _check(std, [Q(1), Q(1), Q(1), Q(0)], y, [0, 1], _Clock(5))
+    assert str(e.value) == "primal feasibility: row 1 (r1) of the standard form gives 3 != 2"
+
+
+def test_check_names_the_row_by_index_without_a_name():
+    lp = LinearProgram(("x",), ((0, F(1)),), (C([(0, 1)], "=", 1),))
+    std = standard_form(lp)
+    Q = flint.fmpq
+    with pytest.raises(CertificationFailed) as e:
+        _check(std, [Q(2)], [[Q(1)]], [0], _Clock(5))
+    assert str(e.value) == "primal feasibility: row 0 (0) of the standard form gives 2 != 1"
+    with pytest.raises(CertificationFailed) as e:
+        _check(std, [Q(1)], [[Q(2)]], [0], _Clock(5))
+    assert str(e.value) == "dual feasibility: reduced cost of column 0 (x) is negative"
+
+
+def test_check_certified_refuses_malformed_certificates():
+    c = solve(two_row(), timeout_s=10)
+    with pytest.raises(CertificationFailed) as e:
+        check_certified(replace(c, atoms=("1", "sqrt(2)")))
+    assert str(e.value) == "malformed: atoms ['1', 'sqrt(2)'] do not match the objective's"
+    with pytest.raises(CertificationFailed, match=r"^malformed: atoms \['1'\]"):
+        check_certified(replace(c, y_components=(*c.y_components, c.y_components[0])))
+    with pytest.raises(CertificationFailed) as e:
+        check_certified(replace(c, x=(F(2, 3),)))
+    assert str(e.value) == "malformed: x has 1 entries for 2 variables"
+    with pytest.raises(CertificationFailed) as e:
+        check_certified(replace(c, y_components=((F(1, 3),),)))
+    assert str(e.value) == "malformed: the dual needs 2 entries per atom"
+    with pytest.raises(CertificationFailed) as e:
+        check_certified(replace(c, objective=F(5, 3)))
+    assert str(e.value) == "equal objectives: stated objective 5/3 != c·x = 4/3"
+    check_certified(replace(c, unique=False, extra={"uniqueness_dual": (F(1), F(1))}))  # claims nothing
+    check_certified(c, timeout_s=5)
+
+
+def test_check_certified_compares_the_objective_atom_by_atom():
+    lp = LinearProgram(("x", "y"), ((0, F(1)), (1, R2)), (C([(0, 1), (1, 1)], ">=", 1), C([(0, 1)], "<=", F(1, 2))))
+    c = solve(lp, timeout_s=10)
+    with pytest.raises(CertificationFailed, match=r"^equal objectives: stated objective"):
+        check_certified(replace(c, objective=sympy.Rational(1, 2) + R2 / 3))
+    with pytest.raises(CertificationFailed, match=r"^equal objectives"):
+        check_certified(replace(c, objective=R2 / 2))
+
+
+def test_check_unique_witness_length_and_dependent_columns():
+    std = standard_form(two_row())
+    reduced = {0: 0, 1: 0, 2: 1, 3: 1}
+    _check_unique(std, reduced, None, _Clock(5))
+    _check_unique(std, reduced, [0, 0], _Clock(5))
+    with pytest.raises(CertificationFailed) as e:
+        _check_unique(std, reduced, [0, 0, 0], _Clock(5))
+    assert str(e.value) == "uniqueness: the witness has 3 entries for 2 rows"
+    with pytest.raises(CertificationFailed) as e:
+        _check_unique(std, {0: 0, 1: 0, 2: 0, 3: 1}, None, _Clock(5))
+    assert str(e.value) == (
+        "uniqueness: the optimum is not proved unique: the 3 columns with reduced cost 0 "
+        "that the witness does not pin to 0 are linearly dependent"
+    )
+    with pytest.raises(CertificationFailed) as e:
+        _check_unique(std, reduced, [1, -1], _Clock(5))
+    assert str(e.value) == "uniqueness: the witness has -A_j·u < 0 at column 1 (y) (reduced cost 0)"
+    with pytest.raises(CertificationFailed) as e:
+        _check_unique(std, reduced, [1, 0], _Clock(5))
+    assert str(e.value) == "uniqueness: the witness has b·u = 2 != 0"
+
+
+# ---------------------------------------------------------------- vertices
+
+
+def test_vertex_reduced_costs_refusals():
+    lp = two_row()
+    nonbasic, (d,) = vertex_reduced_costs(lp, [F(2, 3), F(2, 3)], [((0, F(1)), (1, F(1)))], timeout_s=5)
+    assert nonbasic == [2, 3] and d == [F(1, 3), F(1, 3)]
+    with pytest.raises(CertificationFailed) as e:
+        vertex_reduced_costs(lp, [F(0), F(0)], [], timeout_s=5)
+    assert str(e.value) == "point is not feasible"
+    with pytest.raises(CertificationFailed) as e:
+        vertex_reduced_costs(lp, [F(1)], [], timeout_s=5)
+    assert str(e.value) == "point is not feasible"
+    with pytest.raises(CertificationFailed) as e:
+        vertex_reduced_costs(lp, [F(2), F(2)], [], timeout_s=5)
+    assert str(e.value) == "vertex is degenerate or not a vertex (4 positive of 2)"
+    with pytest.raises(InvalidInput) as e:
+        vertex_reduced_costs(lp, [F(2, 3), F(2, 3)], [((0, R2),)], timeout_s=5)
+    assert str(e.value) == "vertex_reduced_costs needs rational objectives"
+
+
+def test_is_vertex_refusals_and_answers():
+    lp = LinearProgram(("x", "y"), (), (C([(0, 1), (1, 1)], "<=", 2, "cap"), C([(0, 1)], ">=", 0), C([(1, 1)], "=", 1)))
+    assert is_vertex(lp, [0, 1]) and is_vertex(lp, [1, 1]) and not is_vertex(lp, [F(1, 2), 1])
+    with pytest.raises(InvalidInput) as e:
+        is_vertex(lp, [0, 1, 0])
+    assert str(e.value) == "point has 3 entries, the LP has 2 variables"
+    with pytest.raises(InvalidInput) as e:
+        is_vertex(lp, [-1, 1])
+    assert str(e.value) == "point is infeasible: a negative variable"
+    with pytest.raises(InvalidInput) as e:
+        is_vertex(lp, [2, 1])
+    assert str(e.value) == "point is infeasible: constraint cap"
+    with pytest.raises(InvalidInput) as e:
+        is_vertex(lp, [1, 2])
+    assert str(e.value) == "point is infeasible: constraint cap"
+    with pytest.raises(InvalidInput) as e:
+        is_vertex(lp, [0, F(1, 2)])
+    assert str(e.value) == "point is infeasible: constraint 2"
+    ge = LinearProgram(("x",), (), (C([(0, 1)], ">=", 1, "lo"),))
+    with pytest.raises(InvalidInput, match=r"constraint lo$"):
+        is_vertex(ge, [0])
+    assert is_vertex(ge, [1]) and not is_vertex(ge, [2])
