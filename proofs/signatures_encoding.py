@@ -1,0 +1,674 @@
+"""The z3 encoding behind proofs/signatures.py: optimal mechanisms, their signatures, and the lemma negations.
+
+For one n and one rational alpha in (0, 1), a z3 problem in linear real
+arithmetic (with Booleans) describes "X is an optimal mechanism of a
+full-support, strictly legal user, and its signature breaks the lemma":
+
+* the mechanism: reals x_ij, i, j in 0..n, with the LP constraints (4)-(7);
+* the signature: Booleans D/U/S/Z per entry (i, j), i < n, each tied to x by
+  its definition (grs2011 Section 5.3: both positive and x_(i+1)j = a x_ij, ...);
+* the user: objective C_ij = p_i l(i, j) = c_i(|i-j|).  A user has full
+  support and a strictly legal loss iff each c_i is strictly increasing in the
+  distance (p_i > 0 and l(i, .) = g_i(|i - .|) with g_i strictly increasing; and
+  conversely p_i = 1/(n+1), l = (n+1) c).  Adding a constant to a row of l
+  changes the objective by a constant (rows of X sum to 1), so c_i(0) = 0 WLOG.
+  The set of such objectives is therefore described by linear constraints;
+* optimality by LP duality: X is optimal iff there are duals u_i (free, for
+  (6)), lam_ij >= 0 (for (4)), mu_ij >= 0 (for (5)) with reduced costs
+  r_ij = C_ij - u_i - lam_ij + a lam_(i-1)j + a mu_ij - mu_(i-1)j >= 0 and
+  complementary slackness (lam_ij > 0 only where (4) binds, mu_ij > 0 only
+  where (5) binds, r_ij = 0 where x_ij > 0), each a linear disjunction;
+* vertex (Lemmas 5.8-5.10): decided EXACTLY, never assumed.  Every model is
+  checked with FLINT (rank of its binding rows = (n+1)^2).  A non-vertex
+  model x is excluded with cuts that only remove non-vertices: for each vector
+  d of a basis of the null space of x's binding rows, some constraint c with
+  c.d != 0 must bind (a point whose binding rows are all orthogonal to d has d
+  in its null space, so is no vertex either).  z3 is then asked again; the
+  number of excluded models is returned.
+
+Before any query, its premises are shown satisfiable (udpm.smt.premise_witness):
+the witness is re-checked exactly (feasible, dual certificate, strictly legal
+user; for vertex lemmas moved exactly to a vertex of its optimal face) and
+returned as its signature, a canonical text.  Every search runs in a fresh z3
+context, so its models do not depend on what the process solved before
+(notes and values are the same whatever the run order, filter or --jobs).
+
+``unsat`` for the negation is the proof for that (n, alpha); ``unknown``
+raises SolverTimeout (inconclusive).  A model is a counterexample only after
+an exact re-check in Fractions: feasibility, the signature recomputed by
+udpm.signatures, the user's loss strictly legal (udpm.users), dual
+feasibility and complementary slackness (so the mechanism is optimal), and the
+vertex rank where the lemma needs it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import z3
+
+from udpm import linalg
+from udpm.errors import SolverTimeout, VacuousPremise
+from udpm.signatures import (
+    DOWN,
+    SLACK,
+    UP,
+    ZERO,
+    Signature,
+    count,
+    downs,
+    is_unimodal,
+    is_unimodal_row,
+    render,
+    satisfies_p1,
+    satisfies_p2,
+    satisfies_p3,
+    signature,
+    zero_columns,
+)
+from udpm.smt import decide, premise_witness
+from udpm.users import Loss
+
+F = Fraction
+CEGAR_CAP = 2000  # non-vertex models excluded before giving up (inconclusive)
+
+
+@contextlib.contextmanager
+def fresh_z3() -> Iterator[None]:
+    """Build and solve in a new z3 context (udpm.smt.decide uses z3's default one, so it is swapped in).
+
+    z3's answers depend on the ids of the terms, hence on every term the process created before; a fresh
+    context makes a search's models a function of the query alone."""
+    old = z3.z3._main_ctx
+    z3.z3._main_ctx = z3.Context()
+    try:
+        yield
+    finally:
+        z3.z3._main_ctx = old
+
+
+# --- the encoding ------------------------------------------------------------------------------
+
+
+@dataclass
+class Encoding:
+    """One (n, alpha) instance: the variables and the assertions shared by every lemma."""
+
+    n: int
+    a: Fraction
+    optimal: bool = True
+    full_support: bool = True
+    strict: bool = True
+    x: list = field(default_factory=list)
+    D: list = field(default_factory=list)
+    U: list = field(default_factory=list)
+    S: list = field(default_factory=list)
+    Z: list = field(default_factory=list)
+    zc: list = field(default_factory=list)
+    facts: list = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        n, a = self.n, z3.RealVal(str(self.a))
+        N = range(n + 1)
+        self.x = [[z3.Real(f"x_{i}_{j}") for j in N] for i in N]
+        x, f = self.x, self.facts
+        f += [x[i][j] >= 0 for i in N for j in N]
+        f += [z3.Sum(x[i]) == 1 for i in N]
+        for i in range(n):
+            for j in N:
+                f += [x[i][j] - a * x[i + 1][j] >= 0, x[i + 1][j] - a * x[i][j] >= 0]
+        for name, lst in (("D", self.D), ("U", self.U), ("S", self.S), ("Z", self.Z)):
+            lst.extend([[z3.Bool(f"{name}_{i}_{j}") for j in N] for i in range(n)])
+        for i in range(n):
+            for j in N:
+                p, q = x[i][j], x[i + 1][j]
+                f.append(self.D[i][j] == z3.And(p > 0, q == a * p))
+                f.append(self.U[i][j] == z3.And(p > 0, p == a * q))
+                f.append(self.S[i][j] == z3.And(p > 0, q > a * p, p > a * q))
+                f.append(self.Z[i][j] == z3.And(p == 0, q == 0))
+        self.zc = [z3.Bool(f"zc_{j}") for j in N]
+        f += [self.zc[j] == (x[0][j] == 0) for j in N]
+        if self.optimal:
+            self._optimality()
+
+    def _optimality(self) -> None:
+        n, a, x, f = self.n, z3.RealVal(str(self.a)), self.x, self.facts
+        N = range(n + 1)
+        self.c = [[z3.Real(f"c_{i}_{d}") for d in N] for i in N]
+        self.u = [z3.Real(f"u_{i}") for i in N]
+        self.lam = [[z3.Real(f"lam_{i}_{j}") for j in N] for i in range(n)]
+        self.mu = [[z3.Real(f"mu_{i}_{j}") for j in N] for i in range(n)]
+        self.support = [z3.Bool(f"supp_{i}") for i in N]
+        f.append(z3.Or(self.support))  # a prior is a distribution: some p_i > 0
+        for i in N:
+            f.append(self.c[i][0] == 0)
+            if self.full_support:
+                f.append(self.support[i])
+            # a supported row's loss is not constant (non-strict variants stay meaningful users)
+            f.append(z3.Implies(self.support[i], self.c[i][max(i, n - i)] > 0))
+            for d in range(n):
+                step = self.c[i][d + 1] > self.c[i][d] if self.strict else self.c[i][d + 1] >= self.c[i][d]
+                # p_i = 0 makes the whole row of the objective 0.
+                f.append(z3.If(self.support[i], step, self.c[i][d + 1] == 0))
+        for i in range(n):
+            for j in N:
+                f += [self.lam[i][j] >= 0, self.mu[i][j] >= 0]
+                f.append(z3.Or(self.lam[i][j] == 0, x[i][j] - a * x[i + 1][j] == 0))
+                f.append(z3.Or(self.mu[i][j] == 0, x[i + 1][j] - a * x[i][j] == 0))
+        for i in N:
+            for j in N:
+                r = self.reduced_cost(i, j)
+                f += [r >= 0, z3.Or(r == 0, x[i][j] == 0)]
+
+    def reduced_cost(self, i: int, j: int):
+        a = z3.RealVal(str(self.a))
+        r = self.c[i][abs(i - j)] - self.u[i]
+        if i < self.n:
+            r = r - self.lam[i][j] + a * self.mu[i][j]
+        if i > 0:
+            r = r + a * self.lam[i - 1][j] - self.mu[i - 1][j]
+        return r
+
+    # counting terms
+    def n_down(self, i: int):
+        return z3.Sum([z3.If(d, 1, 0) for d in self.D[i]])
+
+    def n_slack_row(self, i: int):
+        return z3.Sum([z3.If(s, 1, 0) for s in self.S[i]])
+
+    def n_slack(self):
+        return z3.Sum([self.n_slack_row(i) for i in range(self.n)])
+
+    def n_zero_cols(self):
+        return z3.Sum([z3.If(zc, 1, 0) for zc in self.zc])
+
+    def col_count(self, lst, j: int):
+        return z3.Sum([z3.If(lst[i][j], 1, 0) for i in range(self.n)])
+
+    def s_at_most_z(self):
+        """#S <= #zero columns: grs2011 Lemma 5.8's conclusion.  Asserted only by checks whose claim declares
+        depends_on that lemma (Lemma 5.9 uses it, as its proof does); never by Lemma 5.8's own check."""
+        return self.n_slack() <= self.n_zero_cols()
+
+    def binding_terms(self) -> list:
+        """Every constraint of (4), (5), (7) as 'binds' formulas, in a fixed order."""
+        a, x, n = z3.RealVal(str(self.a)), self.x, self.n
+        terms = [x[i][j] == 0 for i in range(n + 1) for j in range(n + 1)]
+        for i in range(n):
+            for j in range(n + 1):
+                terms += [x[i][j] - a * x[i + 1][j] == 0, x[i + 1][j] - a * x[i][j] == 0]
+        return terms
+
+
+# --- lemma negations, as formulas over the signature Booleans -----------------------------------
+
+
+def row_not_unimodal(e: Encoding, h: int):
+    """Row h has columns k < m with sigma_hk in {S, up} and sigma_hm in {S, down} (grs2011 Lemma 5.5 proof)."""
+    cols = range(e.n + 1)
+    return z3.Or(
+        [z3.And(z3.Or(e.S[h][k], e.U[h][k]), z3.Or(e.S[h][m], e.D[h][m])) for k in cols for m in cols if k < m]
+    )
+
+
+def not_unimodal(e: Encoding):
+    return z3.Or([row_not_unimodal(e, h) for h in range(e.n)])
+
+
+def lemma53_negation(e: Encoding):
+    """grs2011 Lemma 5.3: (a) a column mixing 0 and non-0 entries, or (b) a row all down/0 or all up/0."""
+    n = e.n
+    mixed = [z3.And(e.Z[i][j], z3.Not(e.Z[k][j])) for j in range(n + 1) for i in range(n) for k in range(n)]
+    rows = [
+        z3.Or(
+            z3.And([z3.Or(e.D[i][j], e.Z[i][j]) for j in range(n + 1)]),
+            z3.And([z3.Or(e.U[i][j], e.Z[i][j]) for j in range(n + 1)]),
+        )
+        for i in range(n)
+    ]
+    return z3.Or(mixed + rows)
+
+
+def grs2009_54_negation(e: Encoding):
+    """grs2009 Lemma 5.4: a row whose non-Z entries are all down, or all up."""
+    n = e.n
+    return z3.Or(
+        [
+            z3.Or(
+                z3.And([z3.Or(e.D[i][j], e.Z[i][j]) for j in range(n + 1)]),
+                z3.And([z3.Or(e.U[i][j], e.Z[i][j]) for j in range(n + 1)]),
+            )
+            for i in range(n)
+        ]
+    )
+
+
+def lemma56_negation(e: Encoding):
+    """grs2011 Lemma 5.6: (a) a row with fewer downs than the previous one, or (b) a strictly unimodal
+    row i < n-1 followed by a row with no S and not more downs."""
+    n = e.n
+    a = [e.n_down(i + 1) < e.n_down(i) for i in range(n - 1)]
+    b = [
+        z3.And(
+            z3.Not(row_not_unimodal(e, i)),
+            e.n_slack_row(i) == 0,
+            e.n_slack_row(i + 1) == 0,
+            e.n_down(i + 1) <= e.n_down(i),
+        )
+        for i in range(n - 1)
+    ]
+    return z3.Or(a + b + [z3.BoolVal(False)])
+
+
+def grs2009_56_negation(e: Encoding):
+    """grs2009 Lemma 5.6: row i+1 without S has fewer than downs(i)+1 downs, or with an S fewer than downs(i)."""
+    n = e.n
+    bad = []
+    for i in range(n - 1):
+        has_s = e.n_slack_row(i + 1) > 0
+        bad.append(z3.If(has_s, e.n_down(i + 1) < e.n_down(i), e.n_down(i + 1) < e.n_down(i) + 1))
+    return z3.Or([*bad, z3.BoolVal(False)])
+
+
+def s_below_z(e: Encoding):
+    """grs2009 Corollary 5.7's negation: fewer S entries than Z-columns."""
+    return e.n_slack() < e.n_zero_cols()
+
+
+def s_above_z(e: Encoding):
+    """grs2011 Lemma 5.8's negation: more S entries than zero columns."""
+    return e.n_slack() > e.n_zero_cols()
+
+
+def s_not_z(e: Encoding):
+    """grs2009 Lemma 5.8's negation."""
+    return e.n_slack() != e.n_zero_cols()
+
+
+def not_single_peaked(e: Encoding, j: int):
+    rows = range(e.n)
+    return z3.Or(
+        [
+            z3.Or(z3.And(z3.Or(e.S[i][j], e.D[i][j]), e.U[k][j]), z3.And(e.D[i][j], e.S[k][j]))
+            for i in rows
+            for k in rows
+            if i < k
+        ]
+        + [z3.BoolVal(False)]
+    )
+
+
+def p1_p3_negation(e: Encoding):
+    """grs2011 Lemma 5.9's negation: (P1), (P2) or (P3) fails.
+
+    Under (P1) the incline of a column is a prefix of the rows and incline
+    union peak is a longer prefix, so (P3) for consecutive non-zero columns
+    j < j' is #up(j') = #up(j) + #S(j) + 1; where (P1) fails the negation
+    holds anyway, so the count form of (P3) is equivalent inside the negation.
+    """
+    n, nz = e.n, [z3.Not(zc) for zc in e.zc]
+    cols = range(n + 1)
+    bad = [z3.And(nz[j], not_single_peaked(e, j)) for j in cols]
+    for j in cols:
+        first = z3.And([nz[j]] + [e.zc[k] for k in range(j)])
+        last = z3.And([nz[j]] + [e.zc[k] for k in range(j + 1, n + 1)])
+        bad.append(z3.And(first, z3.Or([e.U[i][j] for i in range(n)])))
+        bad.append(z3.And(last, z3.Or([e.D[i][j] for i in range(n)])))
+        for k in range(j + 1, n + 1):
+            consecutive = z3.And([nz[j], nz[k]] + [e.zc[m] for m in range(j + 1, k)])
+            bad.append(z3.And(consecutive, e.col_count(e.U, k) != e.col_count(e.U, j) + e.col_count(e.S, j) + 1))
+    return z3.Or(bad)
+
+
+def grs2009_59_negation(e: Encoding):
+    """grs2009 Lemma 5.9's negation: the i-th non-Z column is not up^(i+S_(i-1)) S^(s_i) down^rest."""
+    n, nz = e.n, [z3.Not(zc) for zc in e.zc]
+    bad = []
+    for j in range(n + 1):
+        index = z3.Sum([z3.If(nz[k], 1, 0) for k in range(j)] + [z3.IntVal(0)])
+        s_before = z3.Sum([e.col_count(e.S, k) for k in range(j)] + [z3.IntVal(0)])
+        bad.append(z3.And(nz[j], z3.Or(not_single_peaked(e, j), e.col_count(e.U, j) != index + s_before)))
+    return z3.Or(bad)
+
+
+# --- the same properties in exact Python, to re-check every model -------------------------------
+
+
+def grs2009_column_form(sig: Signature) -> bool:
+    """grs2009 Lemma 5.9: the i-th non-Z column has up in rows 0..i-1+S_(i-1), then s_i S's, then downs."""
+    n = len(sig)
+    cols = [[sig[i][j] for i in range(n)] for j in range(n + 1)]
+    k, s_before = 0, 0
+    for j in range(n + 1):
+        col = cols[j]
+        if all(s == ZERO for s in col):
+            continue
+        s_j = col.count(SLACK)
+        want = [UP] * (k + s_before) + [SLACK] * s_j
+        want += [DOWN] * (n - len(want))
+        if col != want[:n] or len(want) != n:
+            return False
+        k, s_before = k + 1, s_before + s_j
+    return True
+
+
+def grs2011_56(sig: Signature) -> bool:
+    n = len(sig)
+    ok_a = all(downs(sig[i + 1]) >= downs(sig[i]) for i in range(n - 1))
+    ok_b = all(
+        not (is_unimodal_row(sig[i]) and SLACK not in sig[i])
+        or SLACK in sig[i + 1]
+        or downs(sig[i + 1]) > downs(sig[i])
+        for i in range(n - 1)
+    )
+    return ok_a and ok_b
+
+
+def grs2009_56(sig: Signature) -> bool:
+    n = len(sig)
+    return all(downs(sig[i + 1]) >= downs(sig[i]) + (0 if SLACK in sig[i + 1] else 1) for i in range(n - 1))
+
+
+def no_all_down_or_up(sig: Signature) -> bool:
+    return all(not all(s in (DOWN, ZERO) for s in r) and not all(s in (UP, ZERO) for s in r) for r in sig)
+
+
+def lemma53(sig: Signature) -> bool:
+    cols = [[r[j] for r in sig] for j in range(len(sig[0]))]
+    return all(all(s == ZERO for s in c) or ZERO not in c for c in cols) and no_all_down_or_up(sig)
+
+
+def p1_p3(sig: Signature) -> bool:
+    return satisfies_p1(sig) and satisfies_p2(sig) and satisfies_p3(sig)
+
+
+@dataclass(frozen=True)
+class Property:
+    """A lemma's conclusion: its z3 negation and the same test in exact Python, with the lemma's hypotheses.
+
+    ``vertex``: X is a vertex, decided by the exact rank test (never by a counting condition).
+    ``s_at_most_z``: the check may assume grs2011 Lemma 5.8 (#S <= #Z at optimal vertices) as a lemma; only a
+    claim that declares depends_on a Lemma 5.8 sets it."""
+
+    negation: Callable[[Encoding], object]
+    holds: Callable[[Signature], bool]
+    optimal: bool = True  # hypothesis: X is optimal for a full-support strictly legal user
+    vertex: bool = False  # hypothesis: X is a vertex
+    s_at_most_z: bool = False
+
+
+PROPERTIES: dict[str, Property] = {
+    "grs2011.lemma5.3": Property(lemma53_negation, lemma53, optimal=False),
+    "grs2009.lemma5.4": Property(grs2009_54_negation, no_all_down_or_up, optimal=False),
+    "grs2011.lemma5.5": Property(not_unimodal, is_unimodal),
+    "grs2009.lemma5.5": Property(not_unimodal, is_unimodal),
+    "grs2011.lemma5.6": Property(lemma56_negation, grs2011_56),
+    "grs2009.lemma5.6": Property(grs2009_56_negation, grs2009_56),
+    "grs2009.cor5.7": Property(s_below_z, lambda s: count(s, SLACK) >= len(zero_columns(s))),
+    "grs2011.lemma5.8": Property(s_above_z, lambda s: count(s, SLACK) <= len(zero_columns(s)), vertex=True),
+    "grs2009.lemma5.8": Property(s_not_z, lambda s: count(s, SLACK) == len(zero_columns(s)), vertex=True),
+    "grs2011.lemma5.9": Property(p1_p3_negation, p1_p3, vertex=True, s_at_most_z=True),
+    "grs2009.lemma5.9": Property(grs2009_59_negation, grs2009_column_form, vertex=True, s_at_most_z=True),
+}
+
+
+# --- exact linear algebra: binding rows, the vertex test, null directions ------------------------
+
+
+def _val(model, term) -> Fraction:
+    v = model.eval(term, model_completion=True)
+    return F(v.numerator_as_long(), v.denominator_as_long())
+
+
+def inequality_rows(n: int, a: Fraction) -> list[list[Fraction]]:
+    """Coefficient rows of the inequalities (7), (4), (5), in the order of Encoding.binding_terms."""
+    size = (n + 1) ** 2
+
+    def unit(pairs):
+        row = [F(0)] * size
+        for (i, j), v in pairs:
+            row[i * (n + 1) + j] += v
+        return row
+
+    rows = [unit([((i, j), F(1))]) for i in range(n + 1) for j in range(n + 1)]
+    for i in range(n):
+        for j in range(n + 1):
+            rows.append(unit([((i, j), F(1)), ((i + 1, j), -a)]))
+            rows.append(unit([((i + 1, j), F(1)), ((i, j), -a)]))
+    return rows
+
+
+def row_sum_rows(n: int) -> list[list[Fraction]]:
+    size = (n + 1) ** 2
+    return [[F(1) if k // (n + 1) == i else F(0) for k in range(size)] for i in range(n + 1)]
+
+
+def _flat(x: list[list[Fraction]]) -> list[Fraction]:
+    return [v for r in x for v in r]
+
+
+def binds(x: list[list[Fraction]], a: Fraction) -> list[bool]:
+    """Which inequalities bind at x (order of inequality_rows)."""
+    n, v = len(x) - 1, _flat(x)
+    return [sum((c * w for c, w in zip(row, v) if c), F(0)) == 0 for row in inequality_rows(n, a)]
+
+
+def binding_rows(x: list[list[Fraction]], a: Fraction) -> list[list[Fraction]]:
+    """Coefficient rows (over the (n+1)^2 variables, row-major) of every constraint binding at x."""
+    n = len(x) - 1
+    return row_sum_rows(n) + [r for r, b in zip(inequality_rows(n, a), binds(x, a)) if b]
+
+
+def is_vertex(x: list[list[Fraction]], a: Fraction) -> bool:
+    return linalg.rank(binding_rows(x, a)) == (len(x)) ** 2
+
+
+def null_basis(rows: list[list[Fraction]], size: int) -> list[list[Fraction]]:
+    """A basis of {d : r.d = 0 for every row r}, from the reduced row echelon form (sparse vectors)."""
+    if not rows:
+        return [[F(int(k == m)) for k in range(size)] for m in range(size)]
+    red, rank = linalg.to_flint(rows).rref()
+    m = linalg.from_flint(red)[:rank]
+    pivots = [next(k for k, v in enumerate(r) if v != 0) for r in m]
+    basis = []
+    for free in (k for k in range(size) if k not in pivots):
+        d = [F(0)] * size
+        d[free] = F(1)
+        for r, p in zip(m, pivots):
+            d[p] = -r[free]
+        basis.append(d)
+    return basis
+
+
+def purify(x: list[list[Fraction]], a: Fraction) -> list[list[Fraction]]:
+    """A vertex of the minimal face containing x, reached exactly by moving along null directions of the binding
+    rows until one more constraint binds.  If x is optimal, the whole face is, and x's dual certificate certifies
+    the result (its binding set contains x's and its support lies in x's)."""
+    n = len(x) - 1
+    size = (n + 1) ** 2
+    ineq = inequality_rows(n, a)
+    v = _flat(x)
+    while True:
+        basis = null_basis(row_sum_rows(n) + [r for r, b in zip(ineq, binds(_unflat(v, n), a)) if b], size)
+        if not basis:
+            return _unflat(v, n)
+        d = basis[0]
+        # step t > 0 along d (or -d) to the first inequality that becomes tight; the polytope is bounded.
+        for sign in (1, -1):
+            steps = []
+            for row in ineq:
+                rd = sign * sum((c * w for c, w in zip(row, d) if c), F(0))
+                if rd < 0:
+                    steps.append(sum((c * w for c, w in zip(row, v) if c), F(0)) / -rd)
+            if steps:
+                t = min(steps)
+                v = [w + sign * t * dd for w, dd in zip(v, d)]
+                break
+
+
+def _unflat(v: list[Fraction], n: int) -> list[list[Fraction]]:
+    return [v[i * (n + 1) : (i + 1) * (n + 1)] for i in range(n + 1)]
+
+
+def vertex_cuts(x: list[list[Fraction]], a: Fraction, terms: list) -> list:
+    """Clauses that exclude x and only non-vertices (module docstring): per null direction d of x's binding rows,
+    some inequality c with c.d != 0 binds."""
+    n = len(x) - 1
+    ineq = inequality_rows(n, a)
+    basis = null_basis(binding_rows(x, a), (n + 1) ** 2)
+    cuts = []
+    for d in basis:
+        moved = [t for t, row in zip(terms, ineq) if sum((c * w for c, w in zip(row, d) if c), F(0)) != 0]
+        cuts.append(z3.Or(moved))
+    return cuts
+
+
+# --- counterexamples and witnesses, re-checked exactly -------------------------------------------
+
+
+@dataclass
+class Counterexample:
+    n: int
+    a: Fraction
+    x: list[list[Fraction]]
+    prior: list[Fraction] | None
+    loss: list[list[Fraction]] | None
+    sig: Signature
+
+    def __str__(self) -> str:
+        s = f"n={self.n}, alpha={self.a}: X={linalg.fmt_matrix(self.x)} has signature {render(self.sig)!r}"
+        if self.prior is not None:
+            s += (
+                f", optimal (exact dual certificate) for prior {linalg.fmt_vector(self.prior)} and loss "
+                f"{linalg.fmt_matrix(self.loss)}"
+            )
+        return s.replace("\n", "/")
+
+
+def exact_user(e: Encoding, model, x: list[list[Fraction]]) -> tuple[list[Fraction], list[list[Fraction]]]:
+    """Re-check in Fractions that x is optimal (dual certificate of the model) for the model's user; the user."""
+    n, a = e.n, e.a
+    assert all(v >= 0 for r in x for v in r) and all(sum(r) == 1 for r in x)
+    signature(x, a)  # raises if x is not alpha-DP
+    c = [[_val(model, e.c[i][d]) for d in range(n + 1)] for i in range(n + 1)]
+    u = [_val(model, t) for t in e.u]
+    lam = [[_val(model, t) for t in r] for r in e.lam]
+    mu = [[_val(model, t) for t in r] for r in e.mu]
+    for i in range(n):
+        for j in range(n + 1):
+            assert lam[i][j] >= 0 and mu[i][j] >= 0
+            assert lam[i][j] == 0 or x[i][j] == a * x[i + 1][j]
+            assert mu[i][j] == 0 or x[i + 1][j] == a * x[i][j]
+    for i in range(n + 1):
+        for j in range(n + 1):
+            r = c[i][abs(i - j)] - u[i]
+            if i < n:
+                r += -lam[i][j] + a * mu[i][j]
+            if i > 0:
+                r += a * lam[i - 1][j] - mu[i - 1][j]
+            assert r >= 0 and (r == 0 or x[i][j] == 0), "dual certificate fails"
+    support = [z3.is_true(model.eval(t, model_completion=True)) for t in e.support]
+    k = sum(support)
+    prior = [F(1, k) if s else F(0) for s in support]
+    loss = [[c[i][abs(i - j)] * k if support[i] else F(abs(i - j)) for j in range(n + 1)] for i in range(n + 1)]
+    legal = Loss.from_matrix(loss)
+    assert legal.is_legal() and (legal.is_strictly_legal() or not e.strict)
+    assert all(p > 0 for p in prior) or not e.full_support
+    return prior, loss
+
+
+def _exact_check(e: Encoding, model, prop: Property, x: list[list[Fraction]]) -> Counterexample:
+    """Re-check a model in Fractions; raise AssertionError if z3's model is not a genuine counterexample."""
+    sig = signature(x, e.a)
+    assert not prop.holds(sig), "z3 model satisfies the property after all"
+    if prop.vertex:
+        assert is_vertex(x, e.a)
+    if not prop.optimal:
+        assert all(v >= 0 for r in x for v in r) and all(sum(r) == 1 for r in x)
+        return Counterexample(e.n, e.a, x, None, None, sig)
+    prior, loss = exact_user(e, model, x)
+    return Counterexample(e.n, e.a, x, prior, loss, sig)
+
+
+def _x_of(e: Encoding, value: Callable) -> list[list[Fraction]]:
+    return [[value(e.x[i][j]) for j in range(e.n + 1)] for i in range(e.n + 1)]
+
+
+def witness(e: Encoding, prop: Property, premises: list, timeout_s: float) -> str:
+    """The premises have a model (udpm.smt.premise_witness, VacuousPremise if not); re-checked exactly and, for a
+    vertex lemma, moved exactly to a vertex of its optimal face.  Returns the witness's signature (canonical)."""
+    what = f"n={e.n} alpha={e.a}"
+    values = premise_witness(premises, timeout_s, what)
+    x = _x_of(e, lambda t: F(values.get(str(t), "0")))
+    if prop.vertex:
+        x = purify(x, e.a)
+        assert is_vertex(x, e.a)
+    if prop.optimal:
+        model = decide(
+            [*premises, *[e.x[i][j] == z3.RealVal(str(x[i][j])) for i in range(e.n + 1) for j in range(e.n + 1)]],
+            timeout_s,
+        ).model
+        if model is None:
+            raise VacuousPremise(f"{what}: the purified witness is not a model of the premises")
+        exact_user(e, model, x)
+    return render(signature(x, e.a)).replace("\n", "/")
+
+
+@dataclass
+class Search:
+    """The outcome of one (n, alpha) search: a counterexample or None, the non-vertex models excluded, and the
+    premises' witness (a signature, canonical)."""
+
+    counterexample: Counterexample | None
+    excluded: int
+    witness: str
+
+
+def search(
+    n: int,
+    a: Fraction,
+    prop: Property,
+    timeout_s: float,
+    *,
+    optimal: bool | None = None,
+    full_support: bool = True,
+    strict: bool = True,
+    vertex: bool | None = None,
+    negation: Callable | None = None,
+    premise: Callable | None = None,
+) -> Search:
+    """The lemma at (n, alpha): no counterexample (z3 unsat) or an exactly re-checked one.
+
+    ``optimal``, ``full_support``, ``strict``, ``vertex`` change hypotheses and ``negation`` the conclusion (false
+    variants for the tests); ``premise`` adds a hypothesis (a contradictory one must raise VacuousPremise)."""
+    prop = Property(
+        negation or prop.negation,
+        prop.holds,
+        prop.optimal if optimal is None else optimal,
+        prop.vertex if vertex is None else vertex,
+        prop.s_at_most_z,
+    )
+    with fresh_z3():
+        e = Encoding(n, a, optimal=prop.optimal, full_support=full_support, strict=strict)
+        premises = list(e.facts)
+        if prop.s_at_most_z and prop.vertex:
+            premises.append(e.s_at_most_z())
+        if premise is not None:
+            premises.append(premise(e))
+        seen = witness(e, prop, premises, timeout_s)
+        base = z3.And([*premises, prop.negation(e)])  # one term: z3's Python layer is slow per assertion
+        cuts: list = []
+        terms = e.binding_terms()
+        for excluded in range(CEGAR_CAP + 1):
+            out = decide([base, *cuts], timeout_s)
+            if out.unsat:
+                return Search(None, excluded, seen)
+            x = _x_of(e, lambda t, m=out.model: _val(m, t))
+            if prop.vertex and not is_vertex(x, a):
+                cuts += vertex_cuts(x, a, terms)
+                continue
+            return Search(_exact_check(e, out.model, prop, x), excluded, seen)
+    raise SolverTimeout(f"more than {CEGAR_CAP} non-vertex models at n={n}, alpha={a}")
