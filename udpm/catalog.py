@@ -68,7 +68,7 @@ CLAIMS: tuple[Claim, ...] = (
     C('gs2010.lemma1', 'Lemma 1', "Det G' = (1-a^2)^(n-1) (pin down the matrix size); det G > 0.", 'bounded symbolic, and all-n'),
     C('gs2010.lemma2', 'Lemma 2', 'Det G(i,x) for i=1, i=n, and interior i (check exponents).', 'bounded symbolic'),
     C('gs2010.thm2', 'Theorem 2', 'M derivable from G iff the three-term condition holds in every column (check boundary rows).', 'bounded, SMT', depends_on=('gs2010.lemma2',)),
-    C('gs2010.lemma3', 'Lemma 3', 'G_beta = G_alpha T_{alpha,beta} with T stochastic for alpha <= beta.', 'bounded symbolic'),
+    C('gs2010.lemma3', 'Lemma 3', 'G_beta = G_alpha T_{alpha,beta} with T stochastic for alpha <= beta.', 'bounded symbolic', depends_on=('gs2010.lemma2',)),
     C('gs2010.alg1', 'Algorithm 1', 'Multi-level release: each r_i is a_i-geometric.', 'bounded, exact', depends_on=('gs2010.lemma1', 'gs2010.lemma3')),
     C('gs2010.lemma4', 'Lemma 4, Theorem 1(1)', 'Collusion resistance: the joint release of a coalition is a_min-DP.', 'bounded, exact'),
     C('gs2010.lemma5', 'Lemma 5', 'Adjacent-row structure of some optimal minimax mechanism.', 'bounded'),
@@ -91,7 +91,7 @@ CLAIMS: tuple[Claim, ...] = (
     C('zlcn2013.thm3', 'Theorem 3', "No DP mechanism maximizes every consumer's utility (2x2 construction).", 'bounded, SMT'),
     C('zlcn2013.thm4', 'Theorem 4', 'The range-restricted geometric mechanism is 2-approximate; report the worst ratio found.', 'sampled + bounded search'),
     C('zlcn2013.thm5', 'Theorems 5, 6', 'Threshold queries: some optimum satisfies recurrence (2) (resp. (3)).', 'bounded + sampled'),
-    C('zlcn2013.thm7', 'Theorem 7, Corollary 3', 'Threshold queries: t = M^-1 z lies in [0,1] for every recurrence-(2) vector z.', 'bounded, symbolic alpha'),
+    C('zlcn2013.thm7', 'Theorem 7, Corollary 3', 'Threshold queries: t = M^-1 z lies in [0,1] for every recurrence-(2) vector z.', 'bounded, symbolic alpha', depends_on=('zlcn2013.eq2',)),
     C('zlcn2013.oblivious', 'Section 4.2', 'The oblivious step function Phi is not optimal unless trivial.', 'bounded'),
     # printed items CLAIMS.md does not list (issue 5)
     C('zlcn2013.thm7.M', 'Theorem 7, proof sketch', 'The printed matrix M = (a-1)/(a+1)(...) is the range-restricted geometric mechanism (6), entry by entry, for every n and alpha > 1.', 'table, all-n symbolic'),
