@@ -131,8 +131,8 @@ def bounded_signature_claim(
         )
     if prop.s_at_most_z:
         rec.note(
-            "assumes #S <= #Z-columns at optimal vertices (grs2011 Lemma 5.8, decided by the exact rank test on "
-            "the same (n, alpha) grid; declared depends_on), as the paper's proof does"
+            "assumes #S <= #Z-columns at optimal vertices (the paper's Lemma 5.8, decided by the exact rank test "
+            "on the same (n, alpha) grid and declared depends_on), as the paper's proof does"
         )
     if cid.startswith("grs2009") and prop.optimal:
         rec.note(GRS2009_NOTE)

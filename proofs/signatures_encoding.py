@@ -617,6 +617,21 @@ def witness(e: Encoding, prop: Property, premises: list, timeout_s: float) -> st
     return render(signature(x, e.a)).replace("\n", "/")
 
 
+def constant_encoding(sig: Signature) -> Encoding:
+    """An Encoding whose signature Booleans are the constants of ``sig`` (to evaluate a negation exactly)."""
+    n = len(sig)
+    e = Encoding(n, F(1, 2), optimal=False)
+    for name, sym in (("D", DOWN), ("U", UP), ("S", SLACK), ("Z", ZERO)):
+        setattr(e, name, [[z3.BoolVal(sig[i][j] == sym) for j in range(n + 1)] for i in range(n)])
+    e.zc = [z3.BoolVal(all(sig[i][j] == ZERO for i in range(n))) for j in range(n + 1)]
+    return e
+
+
+def conclusion_of(negation: Callable[[Encoding], object]) -> Callable[[Signature], bool]:
+    """The exact test of the conclusion whose negation is ``negation`` (an injected, possibly false, variant)."""
+    return lambda sig: not z3.is_true(z3.simplify(negation(constant_encoding(sig))))
+
+
 @dataclass
 class Search:
     """The outcome of one (n, alpha) search: a counterexample or None, the non-vertex models excluded, and the
@@ -646,7 +661,7 @@ def search(
     variants for the tests); ``premise`` adds a hypothesis (a contradictory one must raise VacuousPremise)."""
     prop = Property(
         negation or prop.negation,
-        prop.holds,
+        prop.holds if negation is None else conclusion_of(negation),
         prop.optimal if optimal is None else optimal,
         prop.vertex if vertex is None else vertex,
         prop.s_at_most_z,

@@ -1,4 +1,4 @@
-"""proofs/signatures.py: each lemma holds in its scope, and each false variant is refuted with a counterexample."""
+"""proofs/signatures.py: each lemma holds on its grid, and each false variant is refuted with a counterexample."""
 
 from __future__ import annotations
 
@@ -10,15 +10,15 @@ import pytest
 import z3
 
 from proofs import signatures as s
+from proofs import signatures_encoding as enc
 from udpm.claims import Context, Status
+from udpm.errors import VacuousPremise
+from udpm.evidence import grid_text
 from udpm.signatures import DOWN, SLACK, UP, ZERO, parse, remap_from_signature
 
 CTX = Context()
 TEST_PLAN = {F(1, 2): 3, F(1, 3): 2, F(9, 10): 2}
-
-
-def run(fn, **kw):
-    return fn(CTX, **kw)
+VERTEX_PLAN = {F(1, 2): 2, F(1, 3): 1}
 
 
 @pytest.mark.parametrize(
@@ -26,7 +26,6 @@ def run(fn, **kw):
     [
         (s.lemma_5_3, Status.VERIFIED),
         (s.grs2009_lemma_5_4, Status.VERIFIED),
-        (s.lemma_5_4, Status.PROVED),
         (s.lemma_5_5, Status.VERIFIED),
         (s.grs2009_lemma_5_5, Status.VERIFIED),
         (s.lemma_5_6, Status.VERIFIED),
@@ -37,24 +36,40 @@ def run(fn, **kw):
         (s.lemma_5_9, Status.VERIFIED),
         (s.grs2009_lemma_5_9, Status.VERIFIED),
         (s.lemma_5_10, Status.VERIFIED),
-        (s.grs2009_lemma_5_10, Status.PROVED),
         (s.grs2009_lemma_5_11, Status.VERIFIED),
     ],
 )
-def test_claim_holds_in_scope(fn, status):
-    """The real check (on a test-sized plan: n <= 3 at 1/2, n <= 2 at 1/3 and 9/10; reproduce.py runs more)."""
-    kw = {"plan": TEST_PLAN} if "plan" in inspect.signature(fn).parameters else {}
-    res = fn(CTX, **kw)
-    assert res.status is status, (res.notes, res.counterexample)
-    if status is Status.VERIFIED:
-        assert res.scope.n_max == 3 and len(res.scope.alphas) == 3
+def test_claim_holds_and_the_grid_is_what_ran(fn, status):
+    """The real check on a test-sized plan; the recorded grid is exactly that plan."""
+    vertex = fn in (s.lemma_5_8, s.grs2009_lemma_5_8, s.lemma_5_9, s.grs2009_lemma_5_9)
+    plan = VERTEX_PLAN if vertex or fn in (s.lemma_5_10, s.grs2009_lemma_5_11) else TEST_PLAN
+    rec = fn(CTX, plan=plan)
+    assert rec.status is status, (rec.notes, rec.counterexample)
+    want = {str(a): list(range(1, top + 1)) for a, top in plan.items()}
+    got = {a: row["n"] for row in rec.result().grid["bounded"] for a in row["alphas"]}
+    assert got == want
+    assert len(rec.decisions) == sum(plan.values())
 
 
-def assert_refuted(res, *needles):
-    assert res.status is Status.REFUTED, res.notes
-    assert res.counterexample and "alpha=" in res.counterexample
+def test_quick_grids_of_the_vertex_lemmas_are_their_plan():
+    rec = s.lemma_5_8(CTX)
+    assert grid_text(rec.result().grid["bounded"]) == "alpha=1/2: n<=3; 1/3, 2/3, 1/10, 9/10: n<=2"
+    assert rec.values["non_vertex_models_excluded"].startswith("n=1 alpha=1/2: ")
+
+
+def test_lemma_5_4_and_5_10_are_all_n():
+    assert s.lemma_5_4(CTX).status is Status.PROVED
+    rec = s.grs2009_lemma_5_10(CTX)
+    assert rec.status is Status.PROVED
+    assert [d.instance.n for d in rec.decided()][:6] == [None] * 6
+
+
+def assert_refuted(rec, *needles):
+    assert rec.status is Status.REFUTED, rec.notes
+    cex = rec.counterexample
+    assert cex and "alpha=" in cex
     for needle in needles:
-        assert needle in res.counterexample
+        assert needle in cex
 
 
 @pytest.mark.parametrize(
@@ -72,44 +87,105 @@ def assert_refuted(res, *needles):
     ],
 )
 def test_dropped_hypothesis_is_refuted_with_an_optimal_mechanism(fn, variant):
-    res = fn(CTX, **variant)
-    assert_refuted(res, "X=", "optimal (exact dual certificate) for prior")
+    assert_refuted(fn(CTX, plan={F(1, 2): 3}, **variant), "X=", "optimal (exact dual certificate) for prior")
+
+
+@pytest.mark.parametrize(
+    "fn, wrong",
+    [
+        # the repaired Lemma 5.8: the false claim #S <= #Z - 1 at optimal vertices (vertex still by rank)
+        (s.lemma_5_8, lambda e: e.n_slack() > e.n_zero_cols() - 1),
+        (s.grs2009_lemma_5_8, lambda e: e.n_slack() != e.n_zero_cols() + 1),
+        (s.lemma_5_5, lambda e: z3.Not(enc.not_unimodal(e))),  # "no row is unimodal"
+        (s.grs2009_lemma_5_5, lambda e: z3.Not(enc.not_unimodal(e))),
+        (s.lemma_5_6, lambda e: z3.Not(enc.lemma56_negation(e))),
+        (s.grs2009_lemma_5_6, lambda e: z3.Not(enc.grs2009_56_negation(e))),
+        (s.grs2009_corollary_5_7, lambda e: e.n_slack() < e.n_zero_cols() + 1),  # "#S >= #Z + 1"
+        (s.lemma_5_9, lambda e: z3.Not(enc.p1_p3_negation(e))),
+        (s.grs2009_lemma_5_9, lambda e: z3.Not(enc.grs2009_59_negation(e))),
+    ],
+)
+def test_a_wrong_conclusion_is_refuted_with_a_vertex_or_optimum(fn, wrong):
+    rec = fn(CTX, plan={F(1, 2): 2}, negation=wrong)
+    assert_refuted(rec, "X=", "optimal (exact dual certificate)")
+
+
+def test_repaired_lemma_5_8_counterexample_is_an_exact_vertex():
+    found = enc.search(
+        2, F(1, 2), enc.PROPERTIES["grs2011.lemma5.8"], 60, negation=lambda e: e.n_slack() > e.n_zero_cols() - 1
+    )
+    cex = found.counterexample
+    assert cex is not None and enc.is_vertex(cex.x, cex.a)
+
+
+@pytest.mark.parametrize("cid", sorted(enc.PROPERTIES))
+def test_contradictory_premise_fires_the_vacuity_guard(cid):
+    with pytest.raises(VacuousPremise):
+        enc.search(2, F(1, 2), enc.PROPERTIES[cid], 30, premise=lambda e: e.x[0][0] < 0)
+
+
+def test_contradictory_premise_fails_the_check():
+    with pytest.raises(VacuousPremise):
+        s.lemma_5_8(CTX, plan={F(1, 2): 1}, premise=lambda e: z3.Sum(e.x[0]) == 2)
+
+
+def test_values_do_not_depend_on_earlier_z3_work():
+    first = s.grs2009_lemma_5_8(CTX, plan={F(1, 2): 2}).values
+    s.lemma_5_6(CTX, plan={F(1, 3): 2})
+    z3.Solver().check(z3.Real("unrelated") > 1)
+    assert s.grs2009_lemma_5_8(CTX, plan={F(1, 2): 2}).values == first
 
 
 def test_lemma_5_3_opposite_structure_is_refuted():
-    no_zero = s.Property(
+    no_zero = enc.Property(
         lambda e: z3.Or([z for row in e.Z for z in row]), lambda sig: all(ZERO not in r for r in sig), optimal=False
     )
-    assert_refuted(s.lemma_5_3(CTX, prop=no_zero), "signature")
+    assert_refuted(s.lemma_5_3(CTX, prop=no_zero, plan={F(1, 2): 2}), "signature")
 
 
 def test_grs2009_lemma_5_4_flipped_is_refuted():
-    every_row_has_down = s.Property(
+    every_row_has_down = enc.Property(
         lambda e: z3.Or([z3.Not(z3.Or(e.D[i])) for i in range(e.n)]),
         lambda sig: all(DOWN in r for r in sig),
         optimal=False,
     )
-    assert_refuted(s.grs2009_lemma_5_4(CTX, prop=every_row_has_down), "signature")
+    assert_refuted(s.grs2009_lemma_5_4(CTX, prop=every_row_has_down, plan={F(1, 2): 2}), "signature")
 
 
 def test_lemma_5_4_at_alpha_one_is_refuted():
-    res = s.lemma_5_4(CTX, alpha_max_inclusive=True)
-    assert res.status is Status.REFUTED and "alpha=1" in res.counterexample
+    rec = s.lemma_5_4(CTX, alpha_max_inclusive=True)
+    assert rec.status is Status.REFUTED and "alpha=1" in rec.counterexample
 
 
 def test_wrong_remap_is_refuted():
-    res = s.lemma_5_10(CTX, remap=lambda sig: list(reversed(remap_from_signature(sig))))
-    assert_refuted(res, "Y o T")
-    res = s.grs2009_lemma_5_11(CTX, remap=lambda sig: list(reversed(s.grs2009_remap(sig))))
-    assert_refuted(res, "Y o T")
+    rec = s.lemma_5_10(CTX, remap=lambda sig: list(reversed(remap_from_signature(sig))), plan=VERTEX_PLAN)
+    assert_refuted(rec, "Y o T")
+    rec = s.grs2009_lemma_5_11(CTX, remap=lambda sig: list(reversed(s.grs2009_remap(sig))), plan=VERTEX_PLAN)
+    assert_refuted(rec, "Y o T")
+
+
+def test_p1_p3_lists_equal_brute_force_to_n_3():
+    rec = s.lemma_5_10(CTX, plan={F(1, 2): 3})
+    assert rec.values["enumeration_vs_brute_force"].count("listed") == 3
+    for n in (1, 2, 3):
+        brute, _ = s.brute_force_signatures(n, enc.p1_p3)
+        assert sorted(enc.render(x) for x in s.interval_signatures(n)) == brute
 
 
 def test_flipped_column_pattern_of_grs2009_lemma_5_10_is_refuted():
     def flipped(n, lo, hi):
         return [DOWN if i < lo else (SLACK if i < hi else UP) for i in range(n)]
 
-    res = s.grs2009_lemma_5_10(CTX, stated=flipped)
-    assert_refuted(res, "stated")
+    assert_refuted(s.grs2009_lemma_5_10(CTX, stated=flipped), "stated")
+
+
+def test_grs2009_lemma_5_10_symbolic_cases_are_not_vacuous():
+    """A wrong ratio (alpha instead of 1/alpha in the up rows) is not simplified to an identity."""
+    i = s._a - 1 - s._s
+    b = s.sp.Symbol("b", integer=True, nonnegative=True)
+    wrong = s._column_sum(i + 1, s._a, b, True) - s.al * s._column_sum(i, s._a, b, True)
+    assert s.sp.simplify(wrong) != 0
+    assert all(s.grs2009_lemma510_cases().values())
 
 
 def test_figure_3_signature_has_the_structure():
@@ -124,18 +200,8 @@ def test_figure_3_signature_has_the_structure():
         "grs2011.lemma5.9",
         "grs2009.lemma5.9",
     ):
-        assert s.PROPERTIES[cid].holds(sig), cid
+        assert enc.PROPERTIES[cid].holds(sig), cid
     assert s.grs2009_remap(sig) == remap_from_signature(sig) == [0, 2, 2, 3, 4, 5]
-
-
-def _constant_encoding(sig):
-    """An Encoding whose signature Booleans are the constants of ``sig`` (for evaluating negations)."""
-    n = len(sig)
-    e = s.Encoding(n, F(1, 2), optimal=False)
-    for name, sym in (("D", DOWN), ("U", UP), ("S", SLACK), ("Z", ZERO)):
-        setattr(e, name, [[z3.BoolVal(sig[i][j] == sym) for j in range(n + 1)] for i in range(n)])
-    e.zc = [z3.BoolVal(all(sig[i][j] == ZERO for i in range(n))) for j in range(n + 1)]
-    return e
 
 
 @pytest.mark.parametrize("n, samples", [(2, 60), (3, 10)])
@@ -152,16 +218,22 @@ def test_z3_negations_agree_with_the_python_properties(n, samples):
             continue
         sigs.append([[cols[j][i] for j in range(n + 1)] for i in range(n)])
     for sig in sigs:
-        e = _constant_encoding(sig)
-        for cid, prop in s.PROPERTIES.items():
+        e = enc.constant_encoding(sig)
+        for cid, prop in enc.PROPERTIES.items():
             neg = z3.simplify(prop.negation(e))
             assert z3.is_true(neg) == (not prop.holds(sig)), (cid, sig)
 
 
-def test_vertex_rank_check():
+def test_vertex_rank_check_and_purify():
     from udpm.mechanisms import truncated_geometric
 
     t = truncated_geometric(3, F(1, 2))
-    assert s.is_vertex(t, F(1, 2))
+    assert enc.is_vertex(t, F(1, 2))
     mid = [[(x + y) / 2 for x, y in zip(r1, r2)] for r1, r2 in zip(t, [[F(1, 4)] * 4] * 4)]
-    assert not s.is_vertex(mid, F(1, 2))
+    assert not enc.is_vertex(mid, F(1, 2))
+    assert enc.is_vertex(enc.purify(mid, F(1, 2)), F(1, 2))
+
+
+def test_every_check_takes_findings_parameters():
+    for fn in (s.lemma_5_8, s.lemma_5_10, s.grs2009_lemma_5_10):
+        assert "ctx" in inspect.signature(fn).parameters
