@@ -32,12 +32,13 @@ import sympy as sp
 import z3
 
 from udpm import linalg
-from udpm.claims import Context, Evidence, Result, Scope, checks, exact_values, proved, refuted, refuted_at, verified
+from udpm.claims import Context, Findings, checks
 from udpm.conventions import alpha_from_zlcn2013, alpha_to_zlcn2013
 from udpm.errors import CertificationFailed
+from udpm.instances import ALL_N, BOUNDED, SAMPLED
 from udpm.mechanisms import truncated_geometric_zlcn2013
 from udpm.remaps import transformation_vector
-from udpm.smt import decide
+from udpm.smt import decide, premise_witness
 
 A_SYM = sp.Symbol("A", positive=True)  # zlcn2013's alpha > 1
 a_sym = sp.Symbol("a", positive=True)  # internal alpha = 1/A
@@ -174,6 +175,7 @@ class Recurrence:
 @cache
 def _coefficients(rec: Recurrence, A: Fraction) -> tuple[tuple[Fraction, Fraction], ...]:
     """The two branches' (p, q) at a rational zlcn alpha, exactly."""
+
     def exact(e: sp.Expr) -> Fraction:
         r = sp.Rational(sp.sympify(e).subs(A_SYM, sp.Rational(A.numerator, A.denominator)))
         return Fraction(int(r.p), int(r.q))
@@ -321,15 +323,14 @@ def symbolic_reach(n: int, rec: Recurrence, timeout: float) -> int:
     return len(ps)
 
 
-def theorem7_all_n() -> tuple[bool, list[str]]:
-    """All n: t = M^-1 z on every piece, from the closed form of (2) (zlcn2013.eq2, proved for all n).
+def theorem7_cases() -> tuple[bool, list[str]]:
+    """All n, recurrence (2): t = M^-1 z on every piece, from the closed form of (2) (zlcn2013.eq2, a dependency).
 
     On the piece with kink k (z_mu = v a^(k-mu) for mu <= k, z_mu = 1 - (1-v) a^(mu-k) for mu >= k, v = A^k beta;
     v in [a/(1+a), 1/(1+a)] for 0 < k < n, [a/(1+a), 1] for k = 0, [0, 1/(1+a)] for k = n) and with
     M^-1 = S^-1 Tri/(1-a) (gs2010 Lemma 2), every t_i is one of seven symbolic cases (p >= 0 a distance):
     0, 1, or linear in v with values 0 and 1 at the two ends of v's interval.  So t is a threshold
-    transformation (0, .., 0, t_k, 1, .., 1) with t_k in [0, 1].  (3) is the mirror: if psi obeys (2) then
-    1 - psi obeys (3), and M^-1 (1 - z) = 1 - M^-1 z because M is stochastic.
+    transformation (0, .., 0, t_k, 1, .., 1) with t_k in [0, 1].
     """
     a, v = a_sym, sp.Symbol("v", nonnegative=True)
     p = sp.Symbol("p", integer=True, nonnegative=True)
@@ -358,67 +359,111 @@ def theorem7_all_n() -> tuple[bool, list[str]]:
             good = sp.Poly(t, v).degree() <= 1 and ends == [0, 1]
             out.append(f"{name}: t = {sp.factor(t)}, 0 -> 1 over v in [{interval[0]}, {interval[1]}]")
         ok = ok and good
-    psi = sp.Symbol("psi")
-    A = A_SYM
-    lhs = [1 - A * psi, 1 - (A - 1 + psi) / A]  # 1 - the two branches of (2) at psi
-    rhs = [1 - A + A * (1 - psi), (1 - psi) / A]  # the two branches of (3) at 1 - psi
-    mirror_ok = all(sp.simplify(x - y) == 0 for x, y in zip(lhs, rhs))
-    out.append(f"(3) mirrors (2): 1 - min(branches of (2))(psi) = max(branches of (3))(1 - psi): {mirror_ok}")
-    return ok and mirror_ok, out
+    return ok, out
+
+
+def _branches(rec: Recurrence) -> set[tuple[sp.Expr, sp.Expr]]:
+    return {(sp.simplify(in_internal_alpha(p)), sp.simplify(in_internal_alpha(q))) for p, q in (rec.first, rec.second)}
+
+
+def relation_to_eq2(rec: Recurrence) -> str | None:
+    """'(2)' if rec has the branches and combine of (2), 'mirror' if psi -> 1 - psi(1 - .) maps (2) onto it
+    (branch p + q psi becomes (1 - p - q) + q psi, min becomes max), else None.  Symbolic in alpha."""
+    eq2 = _branches(EQ2)
+    if rec.combine == EQ2.combine and _branches(rec) == eq2:
+        return "(2)"
+    mirrored = {(sp.simplify(1 - p - q), q) for p, q in eq2}
+    if rec.combine != EQ2.combine and _branches(rec) == mirrored:
+        return "mirror"
+    return None
+
+
+def _alpha_label(A: Fraction) -> str:
+    return f"zlcn alpha={A} (internal {alpha_from_zlcn2013(A)})"
 
 
 @checks("zlcn2013.thm7")
-def threshold_universality(ctx: Context, recurrences: Sequence[Recurrence] = (EQ2, EQ3)) -> Result:
+def threshold_universality(ctx: Context, recurrences: Sequence[Recurrence] = (EQ2, EQ3)) -> Findings:
     """zlcn2013 Theorem 7 and Corollary 3 (with Theorem 6): for every vector z satisfying recurrence (2)
     (threshold queries <p, theta, +inf>; resp. (3) for <p, 0, theta>) with z_0 in [0, 1], t = M^-1 z lies
     in [0, 1]^(n+1), M the range-restricted geometric mechanism; so M derives every such optimum."""
+    rec = Findings("zlcn2013.thm7")
     n_max = 5 if ctx.quick else 14
-    scope = Scope.of(n_max, [SYMBOLIC, *map(str, ZLCN_ALPHAS)])
-    for n in range(1, n_max + 1):
-        for rec in recurrences:
-            for A in ZLCN_ALPHAS[: 2 if ctx.quick else 5]:
-                cex = rational_sweep(n, rec, A, _legal)
-                if cex:
-                    return refuted(cex, Evidence.BOUNDED, scope)
-    shapes: dict[str, str] = {}
-    for rec in recurrences:
+    swept = ZLCN_ALPHAS[: 2 if ctx.quick else 5]
+    for r in recurrences:
         for n in range(1, n_max + 1):
-            try:
-                ps = pieces(n, rec, ctx.solver_timeout)
-            except Undecided as exc:
-                return verified(
-                    Scope.of(n_max, map(str, ZLCN_ALPHAS)),
-                    notes=f"rational sweep passed; symbolic pieces undecided for {rec.name}, n={n}: {exc}",
-                )
-            cex = endpoint_failure(n, rec, ps, ctx.solver_timeout)
-            if cex:
-                return refuted_at(cex, n, SYMBOLIC)
-            if n == 3:
-                ends = [pc.hi for pc in ps]
-                z_mid = [_val(cd, (ps[1].lo + ps[1].hi) / R.of(2)) for cd in ps[1].z]
-                shapes[f"{rec.name} n=3 piece ends"] = ", ".join(e.in_zlcn() for e in ends)
-                shapes[f"{rec.name} n=3 t at mid of piece 1"] = ", ".join(v.in_zlcn() for v in m_inverse_apply(z_mid))
-            shapes[f"{rec.name} pieces"] = "n+1" if len(ps) == n + 1 else f"{len(ps)} at n={n}"
-    all_n, cases = theorem7_all_n() if tuple(recurrences) == (EQ2, EQ3) else (False, [])
-    bounded_note = (
-        f"symbolic in alpha for every n = 1..{n_max}: pieces of beta derived from the recurrence, "
-        f"0 <= t <= 1 at both ends of every piece (t linear in beta there), M t = z certified as "
-        f"rational functions; plus an exact sweep at zlcn alpha in {', '.join(map(str, ZLCN_ALPHAS))}.  "
-        "Corollary 3 adds nothing to check: (2) does not depend on theta, so the same M serves all "
-        "thresholds."
-    )
-    if all_n:
-        shapes.update({f"all-n case {i + 1}": c for i, c in enumerate(cases)})
-        return proved(
-            Scope.of(alphas=[SYMBOLIC]),
-            exact_values(**shapes),
-            notes=(
-                "all n: seven symbolic cases of t = M^-1 z on the closed form of (2) (zlcn2013.eq2, "
-                "proved for all n) with M^-1 from gs2010 Lemma 2 (proofs/determinants), and (3) as the "
-                "mirror of (2).  Bounded cross-check: " + bounded_note
-            ),
+            for A in swept:
+                with rec.deciding(
+                    n=n,
+                    alpha=_alpha_label(A),
+                    kind=SAMPLED,
+                    method="exact sweep of beta",
+                    covers="beta on a 1/16 grid plus the printed breakpoints",
+                    recurrence=r.name,
+                ) as dec:
+                    cex = rational_sweep(n, r, A, _legal)
+                    if cex:
+                        dec.counterexample(cex)
+    shapes: dict[str, str] = {}
+    for r in recurrences:
+        for n in range(1, n_max + 1):
+            with rec.deciding(
+                n=n,
+                alpha=SYMBOLIC,
+                kind=BOUNDED,
+                method="pieces of beta from the recurrence, t certified at both ends",
+                covers="every beta in [0, 1]",
+                recurrence=r.name,
+            ) as dec:
+                try:
+                    ps = pieces(n, r, ctx.solver_timeout)
+                except Undecided as exc:
+                    dec.inconclusive(f"symbolic pieces undecided for {r.name}, n={n}: {exc}")
+                    continue
+                cex = endpoint_failure(n, r, ps, ctx.solver_timeout)
+                if cex:
+                    dec.counterexample(cex)
+                    continue
+                if n == 3:
+                    ends = [pc.hi for pc in ps]
+                    z_mid = [_val(cd, (ps[1].lo + ps[1].hi) / R.of(2)) for cd in ps[1].z]
+                    shapes[f"{r.name} n=3 piece ends"] = ", ".join(e.in_zlcn() for e in ends)
+                    shapes[f"{r.name} n=3 t at mid of piece 1"] = ", ".join(v.in_zlcn() for v in m_inverse_apply(z_mid))
+                shapes[f"{r.name} pieces"] = "n+1" if len(ps) == n + 1 else f"{len(ps)} at n={n}"
+    ok, cases = theorem7_cases()
+    all_n = []
+    for r in recurrences:
+        how = relation_to_eq2(r)
+        if how is None:
+            rec.note(f"recurrence {r.name} is neither (2) nor its mirror: no all-n argument applies to it")
+            continue
+        all_n.append(r.name)
+        rec.decide(
+            ok,
+            "the seven cases of t = M^-1 z on the closed form of (2) did not all hold",
+            n=None,
+            alpha=SYMBOLIC,
+            kind=ALL_N,
+            method="seven symbolic cases on the closed form of (2)" + (", (3) its mirror" if how == "mirror" else ""),
+            recurrence=r.name,
         )
-    return verified(scope, exact_values(**shapes), notes=bounded_note)
+    shapes.update({f"all-n case {i + 1}": c for i, c in enumerate(cases)})
+    rec.value(**shapes)
+    rec.note(
+        f"bounded: symbolic in alpha for every n = 1..{n_max}, per recurrence: pieces of beta derived from the "
+        "recurrence, 0 <= t <= 1 at both ends of every piece (t linear in beta there), M t = z certified as "
+        f"rational functions.  Sampled: an exact sweep of beta at zlcn alpha in {', '.join(map(str, swept))}.  "
+        + (
+            f"All n for {', '.join(all_n)}: seven symbolic cases of t = M^-1 z on the closed form of (2) "
+            "(zlcn2013.eq2, a dependency) with M^-1 from gs2010 Lemma 2; (3) is the mirror of (2) (if psi obeys "
+            "(2) then 1 - psi obeys (3), and M^-1 (1 - z) = 1 - M^-1 z because M is stochastic), decided from the "
+            "recurrence's branches.  "
+            if all_n
+            else ""
+        )
+        + "Corollary 3 adds nothing to check: (2) does not depend on theta, so the same M serves all thresholds."
+    )
+    return rec
 
 
 # --- zlcn2013 (2), (3) and the closed form of psi1 -------------------------------------------
@@ -436,41 +481,88 @@ def printed_closed_form(mu: int, k: int | None, beta: sp.Expr) -> sp.Expr:
     return 1 - (1 - beta * A_SYM**k) / A_SYM ** (mu - k)
 
 
-def _all_n_closed_form(timeout: float) -> tuple[bool, str]:
-    """All n: the printed closed form obeys (2) on its piece (so it IS psi1, the recurrence being deterministic).
+def _all_n_closed_form(
+    breakpoint: Callable[[int], sp.Expr], closed_form: Callable[[int, int | None, sp.Expr], sp.Expr], timeout: float
+) -> tuple[bool, str]:
+    """All n: the given closed form obeys (2) on the pieces with the given ends (so it IS psi1, the recurrence
+    being deterministic).  Symbolic in the kink k, the step mu and zlcn's A.
 
-    Pieces, by the kink k: k = n (beta in [0, 1/(A^(n-1)(A+1))], growth only), 0 < k < n (beta in
-    [1/(A^k(A+1)), A/(A^k(A+1))]) and k = 0 (beta in [1/(A+1), 1], saturation only).  Scaling the ends
-    (sympy, symbolic k): y = A^(k-1) beta lies in [0, 1/(A+1)] and v = A^k beta in [1/(A+1), 1] on its piece.
+    Pieces, by the kink k: k = n (beta in [0, breakpoint(n-1)], growth only), 0 < k < n (beta in
+    [breakpoint(k), breakpoint(k-1)]) and k = 0 (beta in [breakpoint(0), 1], saturation only).  The ends must
+    scale to y = A^(k-1) beta in [0, 1/(A+1)] and v = A^k beta in [1/(A+1), 1] on the piece (sympy, symbolic k).
     Growth steps mu <= k-1: psi(mu) = w y with w = A^-(k-1-mu) in (0, 1], must be <= 1/(A+1) so that (2)
     multiplies by A.  Saturating steps mu >= k: psi(mu) = 1 - (1-v) w with w = A^-(mu-k) in (0, 1], must be
-    >= 1/(A+1) so that (2) takes (A-1+psi)/A.  Both by z3 (unsat of the negation, nonlinear real arithmetic);
-    the two step identities by sympy with symbolic mu, k.
+    >= 1/(A+1) so that (2) takes (A-1+psi)/A.  Both by z3 (unsat of the negation, nonlinear real arithmetic,
+    after a premise witness); the step identities of the given closed form by sympy with symbolic mu, k.
     """
     Av, w, y, v = z3.Reals("A w y v")
     base = [Av > 1, w > 0, w <= 1]
-    below = decide([*base, y >= 0, y <= 1 / (Av + 1), w * y > 1 / (Av + 1)], timeout).unsat
-    above = decide([*base, v >= 1 / (Av + 1), v <= 1, 1 - (1 - v) * w < 1 / (Av + 1)], timeout).unsat
-    mu, k, beta = sp.symbols("mu k psi", positive=True)
+    grow_hyp, sat_hyp = [*base, y >= 0, y <= 1 / (Av + 1)], [*base, v >= 1 / (Av + 1), v <= 1]
+    wit = [
+        premise_witness(h, timeout, f"zlcn2013 (2), {what} steps")
+        for h, what in ((grow_hyp, "growth"), (sat_hyp, "saturating"))
+    ]
+    below = decide([*grow_hyp, w * y > 1 / (Av + 1)], timeout).unsat
+    above = decide([*sat_hyp, 1 - (1 - v) * w < 1 / (Av + 1)], timeout).unsat
+    j = sp.Symbol("j", integer=True, nonnegative=True)
+    k = sp.Symbol("k", integer=True, positive=True)
+    beta = sp.Symbol("psi", positive=True)
     A = A_SYM
-    ends = [  # (scaled end, its value): the piece ends put y, v in the stated ranges
-        (A ** (k - 1) * (A / (A**k * (A + 1))), 1 / (A + 1)),  # y at the top of a middle piece
-        (A**k * (1 / (A**k * (A + 1))), 1 / (A + 1)),  # v at the bottom of a middle piece
-        (A**k * (A / (A**k * (A + 1))), A / (A + 1)),  # v at the top of a middle piece (<= 1)
-        (A ** (k - 1) * (1 / (A ** (k - 1) * (A + 1))), 1 / (A + 1)),  # y at the top of the first piece (k = n)
+    ends = [  # (scaled end, its required value)
+        (A ** (k - 1) * breakpoint(k - 1), 1 / (A + 1)),  # y at the top of a middle piece (and of the k = n piece)
+        (A**k * breakpoint(k), 1 / (A + 1)),  # v at the bottom of a middle piece (and of the k = 0 piece)
+        (A**k * breakpoint(k - 1), A / (A + 1)),  # v at the top of a middle piece (<= 1)
     ]
     ends_ok = all(sp.simplify(x - y_) == 0 for x, y_ in ends)
-    id1 = sp.simplify(A * A**mu * beta - A ** (mu + 1) * beta) == 0
-    psi = 1 - (1 - beta * A**k) / A ** (mu - k)
-    id2 = sp.simplify(1 - (1 - psi) / A - (1 - (1 - beta * A**k) / A ** (mu + 1 - k))) == 0
+    try:
+        start = sp.simplify(closed_form(0, k, beta) - beta) == 0  # psi(0) = beta
+        mu_g = k - 1 - j  # a growth step mu -> mu + 1 <= k
+        id1 = sp.simplify(closed_form(mu_g + 1, k, beta) - A * closed_form(mu_g, k, beta)) == 0
+        saturating = [  # a saturating step from mu = k (the kink) and from mu = k+1+j > k
+            sp.simplify(closed_form(mu + 1, k, beta) - (A - 1 + closed_form(mu, k, beta)) / A) == 0
+            for mu in (k, k + 1 + j)
+        ]
+        id2 = all(saturating)
+    except TypeError:  # the closed form branches on mu in a way sympy cannot decide for symbolic mu, k
+        start = id1 = id2 = False
     branch = sp.factor(sp.simplify((A - 1 + beta) / A - A * beta))
-    ok = below and above and id1 and id2 and ends_ok
+    ok = below and above and id1 and id2 and ends_ok and start
     return ok, (
         f"branch difference (A-1+psi)/A - A psi = {branch} (>= 0 iff psi <= 1/(A+1)); "
         f"z3: growth branch below 1/(A+1): {'unsat' if below else 'sat'}, saturating branch above: "
-        f"{'unsat' if above else 'sat'}; piece ends scale to y <= 1/(A+1), v in [1/(A+1), 1]: {ends_ok}; "
-        f"step identities: {id1 and id2}"
+        f"{'unsat' if above else 'sat'} (premise witnesses {wit[0]}; {wit[1]}); piece ends scale to "
+        f"y <= 1/(A+1), v in [1/(A+1), 1]: {ends_ok}; psi(0) = beta: {start}; step identities: {id1 and id2}"
     )
+
+
+def _closed_form_point(
+    breakpoint: Callable[[int], sp.Expr], closed_form: Callable[[int, int | None, sp.Expr], sp.Expr], n_top: int = 40
+) -> str | None:
+    """A concrete (n, k, mu, beta) at zlcn alpha = 2 where the given ends or closed form disagree with (2)."""
+    A = Fraction(2)
+    two = sp.Integer(2)
+    for n in range(1, n_top + 1):
+        ends = [Fraction(str(sp.nsimplify(breakpoint(k).subs(A_SYM, two)))) for k in range(n - 1, -1, -1)]
+        bounds = [Fraction(0), *ends, Fraction(1)]
+        for idx in range(n + 1):
+            k = None if idx == 0 else n - idx
+            for beta in (bounds[idx], bounds[idx + 1], (bounds[idx] + bounds[idx + 1]) / 2):
+                z = beta
+                for mu in range(n + 1):
+                    printed = Fraction(
+                        str(
+                            sp.nsimplify(
+                                closed_form(mu, k, sp.Rational(beta.numerator, beta.denominator)).subs(A_SYM, two)
+                            )
+                        )
+                    )
+                    if printed != z:
+                        return (
+                            f"n={n}, zlcn alpha=2, piece {idx} (k={k}), beta={beta}: psi1({mu}) = {z} by (2), "
+                            f"printed closed form {printed}"
+                        )
+                    z = EQ2.step_exact(z, A)
+    return None
 
 
 @checks("zlcn2013.eq2")
@@ -478,45 +570,49 @@ def recurrence_closed_form(
     ctx: Context,
     breakpoint: Callable[[int], sp.Expr] = printed_breakpoint,
     closed_form: Callable[[int, int | None, sp.Expr], sp.Expr] = printed_closed_form,
-) -> Result:
+    eq3: Recurrence = EQ3,
+) -> Findings:
     """zlcn2013 (2), (3) and Section 3.1: psi1 from (2) is linear in beta1 on the n+1 intervals with ends
     0 < 1/(alpha^(n-1)(alpha+1)) < ... < 1/(alpha(alpha+1)) < 1/(alpha+1) < 1, with the printed closed forms;
     psi2 from (3) likewise (psi2 = 1 - psi1 evaluated at 1 - beta2)."""
+    rec = Findings("zlcn2013.eq2")
     n_max = 6 if ctx.quick else 12
-    scope = Scope.of(n_max, [SYMBOLIC])
     for n in range(1, n_max + 1):
         ps = pieces(n, EQ2, ctx.solver_timeout)
-        derived = [pc.hi for pc in ps[:-1]]  # interior ends, increasing in beta
-        printed = [from_sympy(in_internal_alpha(breakpoint(k))) for k in range(n - 1, -1, -1)]
-        if len(ps) != n + 1 or any(not (x - y).is_zero() for x, y in zip(derived, printed)):
-            bad = next((i for i, (x, y) in enumerate(zip(derived, printed)) if not (x - y).is_zero()), None)
-            what = (
-                f"the recurrence gives {len(ps)} pieces"
-                if bad is None
-                else f"interval end {bad + 1}: the recurrence gives {derived[bad].in_zlcn()}, printed "
-                f"{printed[bad].in_zlcn()} (at zlcn alpha=2: {derived[bad].at(Fraction(1, 2))} vs "
-                f"{printed[bad].at(Fraction(1, 2))})"
-            )
-            return refuted(f"n={n}: {what}", Evidence.BOUNDED, scope)
-        for idx, pc in enumerate(ps):
-            k = None if idx == 0 else n - idx  # piece 0: beta small (all growth); last piece: k = 0
-            for beta in (pc.lo, pc.hi):
-                for mu, cd in enumerate(pc.z):
-                    beta_zlcn = beta.sympy().subs(a_sym, 1 / A_SYM)
-                    want = from_sympy(in_internal_alpha(closed_form(mu, k, beta_zlcn)))
-                    if not (_val(cd, beta) - want).is_zero():
-                        return refuted(
-                            f"n={n}, piece {idx} (k={k}), beta={beta.in_zlcn()}: psi1({mu}) = "
-                            f"{_val(cd, beta).in_zlcn()} by (2), printed closed form {want.in_zlcn()}",
-                            Evidence.BOUNDED,
-                            scope,
-                        )
-        ps3 = pieces(n, EQ3, ctx.solver_timeout)
-        mirrored = sorted((ONE - x).at(Fraction(1, 2)) for x in derived)
-        if len(ps3) != n + 1 or sorted(pc.hi.at(Fraction(1, 2)) for pc in ps3[:-1]) != mirrored:
-            return refuted(f"n={n}: recurrence (3) does not mirror (2) at beta2 = 1 - beta1", Evidence.BOUNDED, scope)
-    ok, msg = _all_n_closed_form(ctx.solver_timeout)
-    values = exact_values(
+        with rec.deciding(
+            n=n, alpha=SYMBOLIC, kind=BOUNDED, method="pieces of (2) vs the printed ends and closed forms", part="(2)"
+        ) as dec:
+            cex = _eq2_pieces_failure(n, ps, breakpoint, closed_form)
+            if cex:
+                dec.counterexample(cex)
+        with rec.deciding(
+            n=n, alpha=SYMBOLIC, kind=BOUNDED, method="pieces of (3) vs the mirror of (2)'s", part="(3)"
+        ) as dec:
+            cex = _eq3_mirror_failure(n, ps, pieces(n, eq3, ctx.solver_timeout))
+            if cex:
+                dec.counterexample(cex)
+    with rec.deciding(
+        n=None, alpha=SYMBOLIC, kind=ALL_N, method="z3 branch conditions, sympy step identities", part="(2)"
+    ) as dec:
+        ok, msg = _all_n_closed_form(breakpoint, closed_form, ctx.solver_timeout)
+        if not ok:
+            cex = _closed_form_point(breakpoint, closed_form)
+            if cex:
+                dec.counterexample(cex)
+            else:
+                dec.inconclusive(f"all-n step not decided: {msg}")
+    how = relation_to_eq2(eq3)
+    mirror_cex = _eq3_mirror_failure(2, pieces(2, EQ2, ctx.solver_timeout), pieces(2, eq3, ctx.solver_timeout))
+    rec.decide(
+        how == "mirror",
+        f"recurrence {eq3.name} is not the mirror psi -> 1 - psi(1 - .) of (2): {mirror_cex or 'branches differ'}",
+        n=None,
+        alpha=SYMBOLIC,
+        kind=ALL_N,
+        method="branches of (3) = 1 - branches of (2) at 1 - psi, min <-> max (sympy), then induction on mu",
+        part="(3)",
+    )
+    rec.value(
         **{
             "interval ends (n=3)": ", ".join(pc.hi.in_zlcn() for pc in pieces(3, EQ2, ctx.solver_timeout)),
             "closed form": "matches (2) on every piece, including both ends of each interval",
@@ -524,16 +620,61 @@ def recurrence_closed_form(
             "all-n": msg,
         }
     )
-    if not ok:
-        return verified(scope, values, notes="all-n step not decided")
-    return proved(
-        Scope.of(alphas=[SYMBOLIC]),
-        values,
-        notes=(
-            f"pieces derived from (2) and (3) and compared with the printed ends and closed forms, symbolic "
-            f"in alpha, for every n = 1..{n_max}; all n: the branch conditions by z3 (nonlinear real "
-            "arithmetic, unsat) with w = alpha^-j in (0, 1], and the step identities by sympy.  The printed "
-            "'unique integer k' is not unique at the interval ends, where two k apply; both closed forms agree "
-            "there (checked at both ends of every piece), so nothing depends on the choice."
-        ),
+    rec.note(
+        f"bounded: pieces derived from (2) and (3), symbolic in alpha, for every n = 1..{n_max}: (2)'s compared "
+        "with the printed ends and closed forms, (3)'s with the mirror of (2)'s (ends and values as rational "
+        "functions of alpha).  All n: (2)'s branch conditions by z3 (nonlinear real arithmetic, unsat) with "
+        "w = alpha^-j in (0, 1], and the printed closed form's step identities and ends by sympy at symbolic k, mu; "
+        "(3) as the mirror of (2): its branches are 1 - (2)'s at 1 - psi with min and max swapped, so by induction "
+        "psi2(mu; beta2) = 1 - psi1(mu; 1 - beta2).  The printed 'unique integer k' is not unique at the interval "
+        "ends, where two k apply; both closed forms agree there (checked at both ends of every piece)."
     )
+    return rec
+
+
+def _eq2_pieces_failure(n: int, ps: list[Piece], breakpoint: Callable, closed_form: Callable) -> str | None:
+    derived = [pc.hi for pc in ps[:-1]]  # interior ends, increasing in beta
+    printed = [from_sympy(in_internal_alpha(breakpoint(k))) for k in range(n - 1, -1, -1)]
+    if len(ps) != n + 1 or any(not (x - y).is_zero() for x, y in zip(derived, printed)):
+        bad = next((i for i, (x, y) in enumerate(zip(derived, printed)) if not (x - y).is_zero()), None)
+        what = (
+            f"the recurrence gives {len(ps)} pieces"
+            if bad is None
+            else f"interval end {bad + 1}: the recurrence gives {derived[bad].in_zlcn()}, printed "
+            f"{printed[bad].in_zlcn()} (at zlcn alpha=2: {derived[bad].at(Fraction(1, 2))} vs "
+            f"{printed[bad].at(Fraction(1, 2))})"
+        )
+        return f"n={n}: {what}"
+    for idx, pc in enumerate(ps):
+        k = None if idx == 0 else n - idx  # piece 0: beta small (all growth); last piece: k = 0
+        for beta in (pc.lo, pc.hi):
+            for mu, cd in enumerate(pc.z):
+                beta_zlcn = beta.sympy().subs(a_sym, 1 / A_SYM)
+                want = from_sympy(in_internal_alpha(closed_form(mu, k, beta_zlcn)))
+                if not (_val(cd, beta) - want).is_zero():
+                    return (
+                        f"n={n}, piece {idx} (k={k}), beta={beta.in_zlcn()}: psi1({mu}) = "
+                        f"{_val(cd, beta).in_zlcn()} by (2), printed closed form {want.in_zlcn()}"
+                    )
+    return None
+
+
+def _eq3_mirror_failure(n: int, ps2: list[Piece], ps3: list[Piece]) -> str | None:
+    """(3)'s pieces are (2)'s mirrored: ends 1 - (2)'s, and psi2(beta2) = 1 - psi1(1 - beta2) at every end."""
+    if len(ps3) != len(ps2):
+        return f"n={n}: (3) gives {len(ps3)} pieces of beta2, (2) gives {len(ps2)}"
+    for idx, pc3 in enumerate(ps3):
+        pc2 = ps2[len(ps2) - 1 - idx]
+        if not ((ONE - pc2.hi) - pc3.lo).is_zero() or not ((ONE - pc2.lo) - pc3.hi).is_zero():
+            return f"n={n}, piece {idx} of (3): ends {pc3.lo.in_zlcn()}, {pc3.hi.in_zlcn()}; mirror of (2)'s: " + (
+                f"{(ONE - pc2.hi).in_zlcn()}, {(ONE - pc2.lo).in_zlcn()}"
+            )
+        for beta2 in (pc3.lo, pc3.hi):
+            for mu, (cd3, cd2) in enumerate(zip(pc3.z, pc2.z)):
+                got, want = _val(cd3, beta2), ONE - _val(cd2, ONE - beta2)
+                if not (got - want).is_zero():
+                    return (
+                        f"n={n}, beta2={beta2.in_zlcn()}: psi2({mu}) = {got.in_zlcn()} by (3), "
+                        f"1 - psi1(1 - beta2) = {want.in_zlcn()}"
+                    )
+    return None
