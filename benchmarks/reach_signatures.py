@@ -34,7 +34,8 @@ def one_n(n: int, a: Fraction, timeout: float) -> dict:
     per, excluded = {}, {}
     for cid, prop in s.PROPERTIES.items():
         t0 = time.perf_counter()
-        cex, k = s.search(n, a, prop, timeout)
+        found = s.search(n, a, prop, timeout)
+        cex, k = found.counterexample, found.excluded
         if cex is not None:
             raise AssertionError(f"{cid} refuted at n={n}, alpha={a}: {cex}")
         per[cid] = round(time.perf_counter() - t0, 3)

@@ -43,8 +43,7 @@ vertex rank where the lemma needs it.
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -69,25 +68,14 @@ from udpm.signatures import (
     signature,
     zero_columns,
 )
-from udpm.smt import decide, premise_witness
+from udpm.smt import decide, fresh_context, premise_witness
 from udpm.users import Loss
 
 F = Fraction
 CEGAR_CAP = 2000  # non-vertex models excluded before giving up (inconclusive)
 
 
-@contextlib.contextmanager
-def fresh_z3() -> Iterator[None]:
-    """Build and solve in a new z3 context (udpm.smt.decide uses z3's default one, so it is swapped in).
-
-    z3's answers depend on the ids of the terms, hence on every term the process created before; a fresh
-    context makes a search's models a function of the query alone."""
-    old = z3.z3._main_ctx
-    z3.z3._main_ctx = z3.Context()
-    try:
-        yield
-    finally:
-        z3.z3._main_ctx = old
+fresh_z3 = fresh_context  # a search's models depend on its query alone (udpm.smt.fresh_context)
 
 
 # --- the encoding ------------------------------------------------------------------------------

@@ -28,7 +28,8 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import contextlib
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 import z3
@@ -61,6 +62,22 @@ def decide(assertions: Iterable[z3.BoolRef], timeout_s: float, logic: str | None
     if KEYBOARD in reason:
         raise KeyboardInterrupt
     raise SolverTimeout(f"z3 answered unknown ({reason}) within {timeout_s:g} s")
+
+
+@contextlib.contextmanager
+def fresh_context() -> Iterator[None]:
+    """Build and solve every z3 term of the block in a new z3 context.
+
+    z3's models depend on the ids of its terms, hence on every term the process created before; in a
+    fresh context a search's models are a function of the query alone, whatever ran earlier (run order,
+    filters, workers).  z3's Python API builds terms in its default context, so that is swapped in.
+    """
+    old = z3.z3._main_ctx
+    z3.z3._main_ctx = z3.Context()
+    try:
+        yield
+    finally:
+        z3.z3._main_ctx = old
 
 
 def premise_witness(premises: Iterable[z3.BoolRef], timeout_s: float, what: str) -> dict[str, str]:
