@@ -13,7 +13,7 @@ import sympy
 
 from udpm.certificates import Rejected, check_certificate, check_file, exact_sign, export_certificates, to_certificate
 from udpm.certify import solve
-from udpm.claims import Evidence, Result, Status
+from udpm.evidence import Evidence, Result, Status
 from udpm.programs import Constraint, LinearProgram, bayesian_lp
 from udpm.users import BayesianUser, absolute_error, power_loss
 

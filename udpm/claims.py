@@ -27,13 +27,10 @@ import threading
 import time
 import traceback
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
-from fractions import Fraction
-from typing import Any
+from dataclasses import dataclass
 
 from .errors import CheckTimeout, ExpectationsError, HarnessError, SolverTimeout, UnknownClaim
-from .evidence import Evidence, Status, derive, unresolved
-from .evidence import Result as VerdictResult
+from .evidence import Evidence, Result, Status, derive, unresolved
 from .instances import ERRATUM_CLASSES, UNCLASSIFIED, Erratum, Findings
 
 __all__ = [
@@ -44,83 +41,11 @@ __all__ = [
     "Erratum",
     "Evidence",
     "Findings",
+    "Result",
     "Status",
     "checks",
     "run_claim",
 ]
-
-
-# --- legacy: checks not yet ported to Findings declare their own result. Being removed (issue 10). ---
-
-
-@dataclass(frozen=True)
-class Scope:
-    """LEGACY: a declared scope.  Ported checks record instances in :class:`Findings` instead."""
-
-    n_max: int | None = None
-    alphas: tuple[str, ...] = ()
-    samples: int | None = None
-
-    @classmethod
-    def of(cls, n_max: int | None = None, alphas: Iterable[object] = (), samples: int | None = None) -> Scope:
-        return cls(n_max, tuple(str(a) for a in alphas), samples)
-
-
-@dataclass
-class Result:
-    """LEGACY: a declared verdict; the runner converts it with :func:`_from_legacy`."""
-
-    status: Status
-    evidence: Evidence = Evidence.NONE
-    scope: Scope = field(default_factory=Scope)
-    values: dict[str, str] = field(default_factory=dict)
-    counterexample: str | None = None
-    certificate: dict | None = None
-    errata: list[Erratum] = field(default_factory=list)
-    notes: str = ""
-
-
-def exact_values(**values: object) -> dict[str, str]:
-    """Exact values as strings: Fractions as '272/415', everything else via str()."""
-    return {k: str(Fraction(v)) if isinstance(v, (int, Fraction)) else str(v) for k, v in values.items()}
-
-
-def refuted(counterexample: str, evidence: Evidence, scope: Scope, **values: object) -> Result:
-    return Result(Status.REFUTED, evidence, scope, exact_values(**values), counterexample=counterexample)
-
-
-def refuted_at(counterexample: str, n: int, alpha: object, **values: object) -> Result:
-    return refuted(counterexample, Evidence.BOUNDED, Scope.of(n, [alpha]), **values)
-
-
-def verified(scope: Scope, values: dict[str, str] | None = None, **fields: Any) -> Result:
-    return Result(Status.VERIFIED, Evidence.BOUNDED, scope, {} if values is None else values, **fields)
-
-
-def tested(scope: Scope, values: dict[str, str] | None = None, **fields: Any) -> Result:
-    return Result(Status.TESTED, Evidence.SAMPLED, scope, {} if values is None else values, **fields)
-
-
-def proved(scope: Scope, values: dict[str, str] | None = None, **fields: Any) -> Result:
-    return Result(Status.PROVED, Evidence.ALL_N, scope, {} if values is None else values, **fields)
-
-
-def _from_legacy(r: Result) -> VerdictResult:
-    """A declared legacy result, shown as it was declared and marked so in its notes."""
-    grid = {}
-    if r.evidence is not Evidence.NONE:
-        grid = {str(r.evidence): [{"alphas": list(r.scope.alphas), "n": [r.scope.n_max]}]}
-    return VerdictResult(
-        r.status,
-        r.evidence,
-        grid,
-        r.scope.samples or 0,
-        values=dict(r.values),
-        counterexample=r.counterexample,
-        certificate=r.certificate,
-        errata=list(r.errata),
-        notes="; ".join(x for x in (r.notes, "LEGACY declared scope, not derived from instances") if x),
-    )
 
 
 @dataclass(frozen=True)
@@ -153,7 +78,7 @@ class Context:
         return random.Random(f"{self.seed}:{claim_id}")
 
 
-Check = Callable[[Context], "Findings | Result"]
+Check = Callable[[Context], Findings]
 _CHECKERS: dict[str, Check] = {}
 CHECK_PACKAGES = ("proofs", "experiments")
 
@@ -248,7 +173,7 @@ def dependency_order(ids: Iterable[str]) -> list[str]:
     return out
 
 
-def run_check(claim_id: str, ctx: Context) -> tuple[Findings | VerdictResult, float]:
+def run_check(claim_id: str, ctx: Context) -> tuple[Findings | Result, float]:
     """Run one check: its findings, or a pending/error/inconclusive verdict; never raises but for bad input."""
     fn = _CHECKERS.get(claim_id)
     if fn is None:
@@ -265,14 +190,12 @@ def run_check(claim_id: str, ctx: Context) -> tuple[Findings | VerdictResult, fl
         last = traceback.extract_tb(exc.__traceback__)[-1]
         where = f"{last.filename.rsplit('/', 1)[-1]}:{last.lineno}"
         found = unresolved(Status.ERROR, f"{type(exc).__name__}: {exc} (at {where})")
-    if isinstance(found, Result):
-        found = _from_legacy(found)
-    elif not isinstance(found, Findings | VerdictResult):
+    if not isinstance(found, Findings | Result):
         found = unresolved(Status.ERROR, f"the check returned {type(found).__name__}, not Findings")
     return found, time.perf_counter() - start
 
 
-def judge(claim_id: str, found: Findings | VerdictResult, statuses: dict[str, Status]) -> VerdictResult:
+def judge(claim_id: str, found: Findings | Result, statuses: dict[str, Status]) -> Result:
     """The verdict of a claim from its findings and the statuses of its dependencies (already judged)."""
     deps = {d: statuses[d] for d in catalog()[claim_id].depends_on}
     if isinstance(found, Findings):
@@ -282,7 +205,7 @@ def judge(claim_id: str, found: Findings | VerdictResult, statuses: dict[str, St
     return cap(found, deps)
 
 
-def run_claim(claim_id: str, ctx: Context) -> tuple[VerdictResult, float]:
+def run_claim(claim_id: str, ctx: Context) -> tuple[Result, float]:
     """Run one claim and its dependencies; the claim's verdict (for tests and single-claim use)."""
     statuses: dict[str, Status] = {}
     result, seconds = unresolved(Status.ERROR, ""), 0.0

@@ -34,7 +34,6 @@ from fractions import Fraction
 from functools import cache
 from pathlib import Path
 
-from .claims import Evidence, Result, Scope, Status
 from .errors import ExpectationsError
 from .instances import TABLE, UNCLASSIFIED, Erratum, Findings
 
@@ -191,34 +190,6 @@ def compare_printed(
     return not errata
 
 
-def table_result(item: PrintedItem, computed: object, values: dict[str, str], scope: Scope | None = None) -> Result:
-    """``reproduced`` when every entry matches; else ``erratum``, one per mismatching entry.
-
-    Each mismatch takes its class and explanation from the item's declared
-    ``errata``.  A mismatch nobody has declared is class ``unclassified``,
-    and reproduce.py fails the run on it: the entry must be looked at.
-    """
-    mism = diff(item, computed)
-    scope = scope or Scope.of()
-    if not mism:
-        return Result(Status.REPRODUCED, Evidence.TABLE, scope, values)
-    errata = []
-    for m in mism:
-        decl = item.errata.get(m.entry, {})
-        errata.append(
-            Erratum(
-                entry=f"{item.where}{m.entry}",
-                printed=m.printed,
-                correct=m.computed,
-                cls=decl.get("class", UNCLASSIFIED),
-                explanation=decl.get(
-                    "explanation", "not yet classified: the printed entry differs from the exact value"
-                ),
-            )
-        )
-    return Result(Status.ERRATUM, Evidence.TABLE, scope, values, errata=errata)
-
-
 def approximates(text: str, exact: object) -> bool:
     """Is the printed quotient p/q only an approximation of ``exact``: not equal to it, but the
     fraction closest to it among all fractions with denominator <= q?
@@ -253,12 +224,6 @@ def _as_rounding(e: Erratum, what: str) -> Erratum:
         f"printed {e.printed} only approximates the exact {e.correct} (= {float(x):.6f}){what}: "
         f"it is the closest fraction with denominator <= {den}",
     )
-
-
-def classify_approximations(result: Result, what: str = "") -> Result:
-    """LEGACY (use compare_printed(..., approximations_of=...))."""
-    result.errata = [_as_rounding(e, what) for e in result.errata]
-    return result
 
 
 def decimal_matches_real(text: str, exact: object) -> bool:
