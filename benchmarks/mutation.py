@@ -121,6 +121,8 @@ def failing_on_clean_tree(dest: Path, module: str) -> list[str]:
     """Pre-existing selected tests that fail on the unmutated tree (other work in progress): deselected,
     since mutmut needs a green baseline.  They are listed in the result."""
     sel = [*MODULES[module], f"udpm/{module}.py"]
+    if untested(module):
+        return []
     r = subprocess.run(
         ["nice", PYTHON, "-m", "pytest", *sel, "-q", "-rfE", "-p", "no:cacheprovider"],
         cwd=dest,
@@ -135,8 +137,16 @@ def failing_on_clean_tree(dest: Path, module: str) -> list[str]:
     return out
 
 
+def untested(module: str) -> bool:
+    """No pre-existing in-process test and no doctest: mutmut then runs the new tests (it needs a test to run),
+    and every mutant counts as let through by the pre-existing tests."""
+    return not MODULES[module] and ">>>" not in (ROOT / "udpm" / f"{module}.py").read_text()
+
+
 def configure(dest: Path, module: str, deselect: list[str]) -> None:
     sel = [*MODULES[module], f"udpm/{module}.py"] + [a for d in deselect for a in ("--deselect", d)]
+    if untested(module):
+        sel = new_tests(module)
     toml = "\n".join(
         [
             "",
@@ -287,11 +297,15 @@ def module_result(module: str, reuse: bool) -> dict:
         (dest / "deselected.json").write_text(json.dumps(deselected))
         configure(dest, module, deselected)
         seconds = run_mutmut(dest)
-    else:  # refresh the new tests only
-        for t in new_tests(module):
-            (dest / "mutants" / t).write_bytes((ROOT / t).read_bytes())
+        (dest / "seconds.json").write_text(json.dumps(seconds))
+    elif (dest / "seconds.json").exists():
+        seconds = json.loads((dest / "seconds.json").read_text())
+    for t in new_tests(module):  # the new tests as they are now (they may have been edited during the run)
+        (dest / "mutants" / t).write_bytes((ROOT / t).read_bytes())
     status = verdicts(dest, module)
     deselected = json.loads((dest / "deselected.json").read_text())
+    if untested(module):
+        status = {n: "no tests" for n in status}
     open_ = [n for n, s in status.items() if s in ("survived", "no tests", "suspicious", "not checked")]
     tests = new_tests(module)
     killed_by: dict[str, str | None] = {n: None for n in open_}

@@ -482,3 +482,234 @@ def test_is_vertex_refusals_and_answers():
     with pytest.raises(InvalidInput, match=r"constraint lo$"):
         is_vertex(ge, [0])
     assert is_vertex(ge, [1]) and not is_vertex(ge, [2])
+
+
+# ---------------------------------------------------------------- intervals, clocks and pivoting details
+
+
+def test_interval_bounds_of_products_sums_and_powers_are_tight():
+    cube = sympy.Pow(2, sympy.Rational(1, 3))
+    prod = cube * R3  # 2^(1/3) * 3^(1/2) = 2.18224...
+    assert prod.is_Mul
+    assert sign_of({prod: F(1), ONE_ATOM: F(-21822, 10**4)}) == 1
+    assert sign_of({prod: F(1), ONE_ATOM: F(-21823, 10**4)}) == -1
+    s = sympy.Add(sympy.Rational(1, 2), R2, evaluate=False)  # 1.91421...
+    assert sign_of({s: F(1), ONE_ATOM: F(-19142, 10**4)}) == 1
+    assert sign_of({s: F(1), ONE_ATOM: F(-19143, 10**4)}) == -1
+    s2 = R2 + R3  # 3.14626...
+    assert sign_of({s2: F(1), ONE_ATOM: F(-31462, 10**4)}) == 1
+    assert sign_of({s2: F(1), ONE_ATOM: F(-31463, 10**4)}) == -1
+    p = sympy.Pow(2, sympy.Rational(2, 3))  # 1.58740...
+    assert sign_of({p: F(1), ONE_ATOM: F(-15873, 10**4)}) == 1
+    assert sign_of({p: F(1), ONE_ATOM: F(-15875, 10**4)}) == -1
+
+
+def expired():
+    clock = _Clock(1)
+    clock.deadline -= 10
+    return clock
+
+
+def test_each_phase_names_itself_when_the_time_bound_is_hit():
+    std = standard_form(two_row())
+    with pytest.raises(SolverTimeout, match=r"^certified LP solve \(exact simplex\) exceeded 1 s$"):
+        certify._simplex(std, [0, 1], expired())
+    with pytest.raises(SolverTimeout, match=r"^certified LP solve \(exact dual simplex\) exceeded 1 s$"):
+        _dual_simplex(std, [2, 3], expired())
+    with pytest.raises(SolverTimeout, match=r"^certified LP solve \(basis completion\) exceeded 1 s$"):
+        certify._complete_basis(std, [0], expired())
+    with pytest.raises(SolverTimeout, match=r"^certified LP solve \(basis completion\) exceeded 1 s$"):
+        certify._complete_basis(std, [], expired())
+
+
+def test_complete_basis_refuses_dependent_supports_and_rows():
+    std = standard_form(two_row())
+    assert sorted(certify._complete_basis(std, [0], _Clock(5))) == [0, 2]
+    assert certify._complete_basis(std, [], _Clock(5)) == [2, 3]
+    dep = LinearProgram(("x", "y", "w"), (), (C([(0, 1), (1, 1)], "=", 1), C([(0, 1), (2, 1)], "=", 1)))
+    sd = standard_form(dep)
+    assert certify._complete_basis(sd, [1, 2], _Clock(5)) == [1, 2]
+    with pytest.raises(Singular) as e:
+        certify._complete_basis(sd, [0, 1, 2], _Clock(5))  # x = y + w - ... : three columns in two rows
+    assert str(e.value) == "the candidate's support columns are linearly dependent: not a vertex"
+    rows = LinearProgram(("x", "y"), (), (C([(0, 1), (1, 1)], "=", 1), C([(0, 2), (1, 2)], "=", 2)))
+    with pytest.raises(Singular) as e:
+        certify._complete_basis(standard_form(rows), [], _Clock(5))
+    assert str(e.value) == "the constraint matrix has dependent rows; no basis exists"
+
+
+def test_dual_simplex_returns_a_degenerate_feasible_basis_unchanged():
+    lp = two_row()
+    lp = LinearProgram(lp.names, lp.objective, (*lp.rows, C([(0, 1), (1, 1)], ">=", F(4, 3))), "degenerate")
+    basis, z, _, pivots = _dual_simplex(standard_form(lp), [0, 1, 4], _Clock(5))  # slack of row 2 basic at 0
+    assert basis == [0, 1, 4] and pivots == 0 and fz(z) == [F(2, 3), F(2, 3), 0, 0, 0]
+
+
+def test_dual_simplex_skips_columns_absent_from_the_leaving_row():
+    lp = LinearProgram(
+        ("x", "y", "w"),
+        ((0, F(1)), (1, F(1)), (2, F(1))),
+        (C([(0, 1), (1, 2)], ">=", 2), C([(0, 2), (1, 1)], ">=", 2), C([(2, 1)], ">=", 1)),
+    )
+    _basis, z, _, pivots = _dual_simplex(standard_form(lp), [3, 4, 5], _Clock(5))
+    assert fz(z[:3]) == [F(2, 3), F(2, 3), 1] and pivots == 3
+
+
+@pytest.mark.parametrize("order", ["x first", "y first"])
+def test_dual_simplex_compares_irrational_ratios_atom_by_atom(order):
+    # min x + sqrt(2) y s.t. x + y >= 1: from the slack basis, x must enter (ratio 1 < sqrt(2))
+    if order == "x first":
+        lp = LinearProgram(("x", "y"), ((0, F(1)), (1, R2)), (C([(0, 1), (1, 1)], ">=", 1),))
+        want = [1, 0]
+    else:
+        lp = LinearProgram(("y", "x"), ((0, R2), (1, F(1))), (C([(0, 1), (1, 1)], ">=", 1),))
+        want = [0, 1]
+    _basis, z, _, pivots = _dual_simplex(standard_form(lp), [2], _Clock(5))
+    assert fz(z[:2]) == want and pivots == 1
+
+
+def test_simplex_and_two_phase_count_their_pivots(monkeypatch):
+    std = standard_form(two_row())
+    _basis, z, _, pivots = certify._simplex(std, [0, 3], _Clock(5))  # x = 2, slack1 = 2: one pivot to the optimum
+    assert pivots == 1 and fz(z) == [F(2, 3), F(2, 3), 0, 0]
+    assert certify._simplex(std, [0, 1], _Clock(5))[3] == 0
+    _, _, _, p = _two_phase(std, _Clock(5))
+    assert p == 2
+    c = solve(two_row(), timeout_s=10, candidate=[F(2), F(0)])
+    assert c.simplex_pivots == 1
+
+
+def test_two_phase_with_fractional_right_hand_sides():
+    lp = LinearProgram(
+        ("x", "y"), ((0, F(1)), (1, F(1))), (C([(0, 1), (1, 2)], ">=", F(1, 2)), C([(0, 2), (1, 1)], ">=", F(1, 2)))
+    )
+    _basis, z, _, _ = _two_phase(standard_form(lp), _Clock(5))
+    assert fz(z[:2]) == [F(1, 6), F(1, 6)]
+
+
+def test_two_phase_with_dependent_equality_rows_keeps_a_pinned_artificial(monkeypatch):
+    monkeypatch.setattr(certify, "_highs_basis", lambda std, timeout_s: None)
+    rows = (C([(0, 1), (1, 1), (2, 1)], "=", 1), C([(0, 2), (1, 2), (2, 2)], "=", 2))
+    lp = LinearProgram(("x", "y", "w"), ((0, F(3)), (1, F(1)), (2, F(2))), rows)
+    c = solve(lp, timeout_s=10)
+    assert c.x == (0, 1, 0) and c.objective == 1 and c.proposer == "exact two-phase simplex"
+
+
+def test_vertex_reduced_costs_on_a_larger_lp_and_zero_objectives():
+    from udpm.mechanisms import truncated_geometric
+    from udpm.programs import bayesian_lp
+    from udpm.users import BayesianUser, absolute_error
+
+    n, a = 3, F(1, 2)
+    lp = bayesian_lp(BayesianUser.of([F(1, 4)] * 4, absolute_error(n)), a)
+    x = [v for row in truncated_geometric(n, a) for v in row]
+    nonbasic, (d, zero) = vertex_reduced_costs(lp, x, [lp.objective, ()], timeout_s=30)
+    assert len(nonbasic) == len(d) == len(zero) and zero == [0] * len(nonbasic)
+    assert all(v >= 0 for v in d)
+    lp2 = two_row()
+    assert vertex_reduced_costs(lp2, [F(2, 3), F(2, 3)], [()], timeout_s=5) == ([2, 3], [[0, 0]])
+
+
+def test_is_vertex_uses_the_bounds_x_ge_0():
+    lp = LinearProgram(("x", "y"), (), (C([(0, 1), (1, 1)], "<=", 2, "cap"),))
+    assert is_vertex(lp, [0, 0]) and is_vertex(lp, [2, 0])
+    assert not is_vertex(lp, [1, 1]) and not is_vertex(lp, [1, 0])
+
+
+def test_the_exact_fallback_of_sign_of():
+    nested = sympy.sqrt(5 + 2 * sympy.sqrt(6))  # = sqrt(2) + sqrt(3) = 3.146..., no interval rule
+    assert sign_of({nested: F(1, 2), ONE_ATOM: F(-2)}) == -1  # 1.57 - 2
+    assert sign_of({nested: F(-1, 2), ONE_ATOM: F(3, 2)}) == -1  # -1.57 + 1.5
+    # a combination that sympy itself folds to 0 once it is built
+    assert sign_of({sympy.Add(R2, 1, evaluate=False): F(1), R2: F(-1), ONE_ATOM: F(-1)}) == 0
+
+
+def test_sign_of_refuses_to_guess(monkeypatch):
+    nested = sympy.sqrt(5 + 2 * sympy.sqrt(6))
+    monkeypatch.setattr(certify.sympy, "minimal_polynomial", lambda expr, x: x + 1)  # no zero proof
+    with pytest.raises(CertificationFailed) as e:
+        sign_of({nested: F(1), R2: F(-1), R3: F(-1)})
+    assert str(e.value).startswith("could not decide the sign of ") and str(e.value).endswith(" exactly")
+
+
+def test_highs_gets_the_whole_cost_and_equality_rows():
+    # cost of x is 1 + sqrt(2) = 2.41 > 2 = cost of y: HiGHS must see both atoms to propose y
+    lp = LinearProgram(("x", "y"), ((0, 1 + R2), (1, F(2))), (C([(0, 1), (1, 1)], ">=", 1),))
+    assert certify._highs_basis(standard_form(lp), 5) == [1]
+    c = solve(lp, timeout_s=10)
+    assert c.proposer == "highs" and c.x == (0, 1)
+    eq = LinearProgram(("x", "y"), ((0, F(1)), (1, F(2))), (C([(0, 1), (1, 1)], "=", 1),))
+    assert certify._highs_basis(standard_form(eq), 5) == [0]
+
+
+def test_the_dual_check_names_itself_on_timeout():
+    std = standard_form(two_row())
+    Q = flint.fmpq
+    with pytest.raises(SolverTimeout, match=r"^certified LP solve \(dual check\) exceeded 1 s$"):
+        _check(std, [Q(2, 3), Q(2, 3), Q(0), Q(0)], [[Q(1, 3)], [Q(1, 3)]], [0, 1], expired())
+
+
+@pytest.mark.parametrize("obj, pivots", [(((0, 1), (1, 1)), 6), (((0, 1), (1, -1)), 4), (((0, -1), (1, 1)), 5)])
+def test_two_phase_pivots_are_the_sum_of_both_phases(obj, pivots):
+    lp = LinearProgram(
+        ("x", "y"),
+        tuple((j, F(v)) for j, v in obj),
+        (C([(0, 1), (1, 2)], ">=", 2), C([(0, 2), (1, 1)], ">=", 2), C([(0, 1), (1, 1)], "<=", 5)),
+    )
+    assert _two_phase(standard_form(lp), _Clock(5))[3] == pivots
+
+
+def test_an_artificial_left_basic_at_zero_is_pinned_in_phase_two(monkeypatch):
+    # x = y = 0 is the only feasible point; phase 1 leaves the artificial of the row -2x - 2y = 0 basic at 0,
+    # and letting it move in phase 2 would walk along -2x - 2y = a > 0 and report the LP unbounded
+    lp = LinearProgram(
+        ("x", "y"),
+        ((0, F(-2)), (1, F(-2))),
+        (C([(0, 0), (1, 0)], "=", 0), C([(0, -2), (1, -2)], "=", 0)),
+    )
+    _, z, _, _ = _two_phase(standard_form(lp), _Clock(5))
+    assert fz(z) == [0, 0]
+    monkeypatch.setattr(certify, "_highs_basis", lambda std, timeout_s: None)
+    c = solve(lp, timeout_s=10)
+    assert c.x == (0, 0) and c.objective == 0 and c.proposer == "exact two-phase simplex"
+
+
+def test_elimination_polls_the_clock_on_long_pivot_rows():
+    Q = flint.fmpq
+    rows = [{c: Q(1) for c in range(70)}, {c: Q(c + 1) for c in range(70)}]  # two rows of 70 entries
+    with pytest.raises(SolverTimeout, match=r"^certified LP solve \(elimination\) exceeded 1 s$"):
+        sparse_rank(rows, expired())
+
+
+def test_an_lp_without_constraints():
+    c = solve(LinearProgram(("x", "y"), ((0, F(1)), (1, F(2))), ()), timeout_s=10)
+    assert c.x == (0, 0) and c.objective == 0 and c.y == () and c.unique is True
+
+
+def test_a_candidate_with_a_singular_support_falls_back():
+    # x and y have the same column: the candidate's support {x, y} has m = 2 columns but no basis
+    rows = (C([(0, 1), (1, 1), (2, 1)], "=", 1), C([(0, 1), (1, 1), (2, -1)], "=", 1))
+    lp = LinearProgram(("x", "y", "w"), ((0, F(1)), (1, F(2)), (2, F(1))), rows)
+    c = solve(lp, timeout_s=10, candidate=[F(1, 2), F(1, 2), 0])
+    assert c.x == (1, 0, 0) and c.objective == 1 and c.proposer == "highs"
+
+
+def test_highs_sees_each_row_sense():
+    eq = LinearProgram(("x", "y"), ((0, F(-1)),), (C([(0, 1), (1, 1)], "=", 1), C([(0, 1)], "<=", 3)))
+    assert certify._highs_basis(standard_form(eq), 5) == [0, 2]  # x = 1 (not 3: the row is an equality)
+    ge = LinearProgram(("x", "y"), ((0, F(1)), (1, F(2))), (C([(0, 1), (1, 1)], ">=", 1), C([(0, 1)], ">=", F(1, 4))))
+    assert certify._highs_basis(standard_form(ge), 5) == [0, 3]  # x = 1, the row x >= 1/4 is slack
+    assert solve(ge, timeout_s=10).proposer == "highs" and solve(eq, timeout_s=10).proposer == "highs"
+
+
+def test_a_pinned_artificial_competes_in_the_ratio_test_with_ratio_zero():
+    # phase 1 ends with an artificial basic at 0 that a phase-2 entering column would move, next to
+    # another basic variable with a positive ratio: the artificial's ratio is 0, the minimum
+    rows = (
+        C([(0, 1), (1, 2), (2, 1), (3, -1)], ">=", 0),
+        C([(0, -2), (1, -1), (2, 1), (3, -1)], ">=", 2),
+        C([(0, 1), (2, 1), (3, 2)], "<=", 2),
+    )
+    lp = LinearProgram(("a", "b", "c", "d"), ((1, F(2)), (2, F(2)), (3, F(1))), rows)
+    _, z, _, _ = _two_phase(standard_form(lp), _Clock(5))
+    assert fz(z) == [0, 0, 2, 0, 2, 0, 0]

@@ -139,3 +139,9 @@ def test_hamming_neighbours_refuse_malformed_databases():
     with pytest.raises(InvalidInput) as e:
         hamming_neighbours([(0,), ("a",)])
     assert str(e.value) == "databases must be tuples of comparable rows (e.g. ints)"
+
+
+def test_database_violations_of_every_pair_are_kept():
+    x = {"a": [F(9, 10), F(1, 10)], "b": [F(1, 10), F(9, 10)], "c": [F(1, 2), F(1, 2)]}
+    v = database_dp_violations(x, [("a", "b"), ("b", "c")], A)
+    assert [(w.row, w.other, w.column) for w in v] == [("a", "b", 0), ("b", "a", 1), ("c", "b", 0)]
