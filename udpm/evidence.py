@@ -233,13 +233,15 @@ def grid_of(ds: Sequence[Decision]) -> list[GridRow]:
     return rows
 
 
-def n_text(ns: Sequence[int | None]) -> str:
-    """'all n', 'n<=4' (1..4), 'n=2..5', 'n=3' or 'n in {1, 3}'.
+def n_text(ns: Sequence[int | None], unset: str = "all n") -> str:
+    """'all n', 'n<=4' (1..4), 'n=2..5', 'n=3' or 'n in {1, 3}'; ``unset`` names an instance without n.
 
     >>> n_text([None]), n_text([1, 2, 3, 4]), n_text([0, 1, 2]), n_text([2, 3]), n_text([3]), n_text([1, 3])
     ('all n', 'n<=4', 'n=0..2', 'n=2..3', 'n=3', 'n in {1, 3}')
+    >>> n_text([None], unset=""), n_text([None, 2], unset="")
+    ('', 'n=2')
     """
-    parts = ["all n"] if None in ns else []
+    parts = [unset] if None in ns and unset else []
     ints = [n for n in ns if n is not None]
     if ints:
         lo, hi = ints[0], ints[-1]
@@ -252,12 +254,19 @@ def n_text(ns: Sequence[int | None]) -> str:
     return "; ".join(parts)
 
 
-def grid_text(rows: Sequence[GridRow]) -> str:
-    """'alpha=1/2: n<=4; 1/3, 2/3: n<=3'."""
+def grid_text(rows: Sequence[GridRow], kind: str = str(Kind.ALL_N)) -> str:
+    """'alpha=1/2: n<=4; 1/3, 2/3: n<=3'.
+
+    An instance without n is "all n" only in an ``all-n`` grid; elsewhere (a printed figure, a check
+    with no size parameter) the alphas stand alone, so that no grid claims an n it did not decide.
+
+    >>> grid_text([{"alphas": ["1/5"], "n": [None]}], kind="table")
+    'alpha=1/5'
+    """
     out = []
     for k, row in enumerate(rows):
-        alphas = ", ".join(row["alphas"])
-        out.append(f"{'alpha=' if k == 0 else ''}{alphas}: {n_text(row['n'])}")
+        ns = n_text(row["n"], unset="all n" if kind == str(Kind.ALL_N) else "")
+        out.append(f"{'alpha=' if k == 0 else ''}{', '.join(row['alphas'])}{f': {ns}' if ns else ''}")
     return "; ".join(out)
 
 
@@ -268,7 +277,7 @@ def scope_text(result: Result | Mapping) -> str:
     rows = (doc.get("grid") or {}).get(kind)
     if not rows:
         return ""
-    text = grid_text(rows)
+    text = grid_text(rows, kind)
     if kind == str(Evidence.SAMPLED):
         text += f" (K={doc.get('samples', 0)})"
     return text

@@ -96,7 +96,7 @@ def differences(cid: str, got: dict, want: dict | None) -> list[str]:
 def _grid(grid: Mapping | None) -> str:
     from .evidence import grid_text
 
-    return "; ".join(f"{kind}: {grid_text(rows)}" for kind, rows in (grid or {}).items()) or "(none)"
+    return "; ".join(f"{kind}: {grid_text(rows, kind)}" for kind, rows in (grid or {}).items()) or "(none)"
 
 
 def atomic_write(path: Path, text: str) -> None:

@@ -118,7 +118,7 @@ def grid_lines(claim: Mapping) -> list[tuple[str, str]]:
     for kind in _ordered(grid, EVIDENCE):
         if not grid[kind]:
             continue
-        text = grid_text(grid[kind])
+        text = grid_text(grid[kind], kind)
         if kind == "sampled":
             text += f" (K={claim.get('samples', 0)})"
         out.append((kind, text))
