@@ -278,3 +278,34 @@ def test_scope_text_of_the_status_evidence():
 def test_a_float_free_record_keeps_fraction_alphas():
     r = derive(rec_with((True, "", inst(alpha=F(2, 4)))))
     assert r.grid == {"bounded": [{"alphas": ["1/2"], "n": [1]}]}
+
+
+def test_an_inconclusive_verdict_keeps_the_record():
+    rec = rec_with((True, "", inst(n=1)), (None, "t1", inst(n=2)), values={"v": "1"})
+    r = derive(rec)
+    assert r.status is Status.INCONCLUSIVE and r.evidence is Evidence.NONE
+    assert r.grid == {"bounded": [{"alphas": ["1/2"], "n": [1, 2]}]}
+    assert r.decisions == rec.decisions and r.values == {"v": "1"}
+
+
+def test_a_passing_verdict_keeps_the_checks_notes():
+    r = derive(rec_with((True, "", inst()), notes=["first", "", "second"]))
+    assert r.status is Status.VERIFIED and r.notes == "first; second"
+
+
+def test_grid_n_are_sorted_numerically_with_all_n_first():
+    rec = rec_with(
+        (True, "", inst(n=8)),
+        (True, "", inst(n=1)),
+        (True, "", inst(n=33)),
+        (True, "", inst(n=None, kind=ALL_N)),
+        (True, "", inst(n=9)),
+    )
+    assert grid_of(rec.decisions) == [{"alphas": ["1/2"], "n": [None, 1, 8, 9, 33]}]
+
+
+def test_scope_text_reads_n_by_the_evidence_kind():
+    all_n = {"evidence": "all-n", "grid": {"all-n": [{"alphas": ["symbolic"], "n": [None]}]}}
+    assert scope_text(all_n) == "alpha=symbolic: all n"
+    table = {"evidence": "table", "grid": {"table": [{"alphas": ["1/5"], "n": [None]}]}}
+    assert scope_text(table) == "alpha=1/5"

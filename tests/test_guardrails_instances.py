@@ -198,3 +198,11 @@ def test_derived_views():
     rec.decide(False, "W", n=3, alpha="1/2", kind=BOUNDED, method="m")
     assert rec.counterexample == "n=3 alpha=1/2 bounded m: W"
     assert rec.decided(BOUNDED, Outcome.COUNTEREXAMPLE) == rec.decisions[2:]
+
+
+def test_an_instance_covers_nothing_unless_told():
+    rec = Findings("c")
+    assert rec.instance(n=1, alpha="1/2", kind=BOUNDED, method="m").covers == ""
+    with rec.deciding(n=2, alpha="1/2", kind=BOUNDED, method="m"):
+        pass
+    assert rec.decisions[0].instance.covers == "" and rec.decisions[0].to_json()["covers"] == ""

@@ -140,3 +140,18 @@ def test_model_values_do_not_depend_on_z3s_printer_settings():
         assert smt.model_value(solver.model(), x) == "1/3"
     finally:
         z3.set_option(rational_to_decimal=False)
+
+
+def test_fresh_context_swaps_z3s_default_context_and_restores_it():
+    before = z3.main_ctx()
+    with smt.fresh_context():
+        inside = z3.main_ctx()
+        assert inside is not before
+        x = z3.Real("x")
+        assert x.ctx is inside
+        assert smt.decide([x > 1, x < 2], timeout_s=5).unsat is False
+    assert z3.main_ctx() is before
+    with pytest.raises(ZeroDivisionError), smt.fresh_context():
+        assert z3.main_ctx() is not before
+        raise ZeroDivisionError
+    assert z3.main_ctx() is before
