@@ -19,10 +19,11 @@ delta = 1/2 and 1/10 directly (irrational objective, exact sign decisions in udp
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import random
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 
 import sympy as sp
@@ -71,6 +72,64 @@ def mechanism_text(x: Mapping[Database, Sequence[Fraction]]) -> str:
 
 
 # ---------------------------------------------------------------- averaging keeps alpha-DP: Farkas multipliers
+
+
+def decide_farkas(
+    rec: Findings, space: DatabaseSpace, n: int, a: Fraction, ac: Fraction, loss_step: str, variant: dict
+) -> tuple[bool, str]:
+    """One bounded instance per (D^n, alpha): averaging keeps alpha-DP for every mechanism (Farkas), and the
+    objective's step ``loss_step`` holds for every user; (holds, the multipliers or the failure)."""
+    ok, text = averaging_farkas(space, a, ac)
+    rec.decide(
+        ok,
+        text,
+        n=n,
+        alpha=a,
+        kind=BOUNDED,
+        method="Farkas multipliers, exact",
+        covers=f"every alpha-DP mechanism on D^n and {loss_step}",
+        space=space_label(space),
+        **variant,
+    )
+    return ok, text
+
+
+def decide_averaged(
+    rec: Findings,
+    space: DatabaseSpace,
+    cell: tuple[int, Fraction, Fraction, dict],
+    who: str,
+    drawn: list[tuple[str, list[list[Fraction]]]],
+    seen: set[str],
+    objective: tuple[str, Callable, Callable],
+    where: str,
+) -> None:
+    """One sampled instance per drawn database mechanism x: its average by count is ac-DP and the
+    objective (name, value of x, value of the oblivious average) does not go up."""
+    n, a, ac, variant = cell
+    name, before_of, after_of = objective
+    for what, x in drawn:
+        key = digest(f"{who} / {mechanism_text(x)}")
+        if key in seen:
+            continue  # a repeated draw decides nothing new
+        seen.add(key)
+        with rec.deciding(
+            n=n,
+            alpha=a,
+            kind=SAMPLED,
+            method="averaging, exact",
+            covers=what,
+            space=space_label(space),
+            sample=key,
+            **variant,
+        ) as d:
+            xa = average_by_count(space, x)
+            bad = dp_violations(xa, ac)
+            before, after = before_of(x), after_of(xa)
+            if bad:
+                d.counterexample(f"{where}: the average {linalg.fmt_matrix(xa)} is not {ac}-DP: {bad[0]}")
+            elif after > before:
+                d.counterexample(f"{where}: averaging {mechanism_text(x)} raised {name} from {before} to {after}")
 
 
 def averaging_farkas(space: DatabaseSpace, alpha: Fraction, alpha_claimed: Fraction) -> tuple[bool | None, str]:
@@ -156,19 +215,8 @@ def averaging_check(ctx: Context, claim: str, alpha_claimed: Fraction | None) ->
         for a in ALPHAS:
             ac = a if alpha_claimed is None else alpha_claimed
             variant = {} if ac == a else {"claimed_alpha": ac}
-            ok, text = averaging_farkas(space, a, ac)
-            rec.decide(
-                ok,
-                text,
-                n=n,
-                alpha=a,
-                kind=BOUNDED,
-                method="Farkas multipliers, exact",
-                covers="every alpha-DP mechanism on D^n and every user: averaging keeps alpha-DP, "
-                "and (9) of the average = sum_i p_i mean <= sum_i p_i max",
-                space=where_space,
-                **variant,
-            )
+            step = "every user: averaging keeps alpha-DP, and (9) of the average = sum_i p_i mean <= sum_i p_i max"
+            ok, text = decide_farkas(rec, space, n, a, ac, step, variant)
             if ok:
                 rec.value(**{f"Farkas multipliers ({where_space}, n={n})": text})
             seen: set[str] = set()
@@ -179,7 +227,8 @@ def averaging_check(ctx: Context, claim: str, alpha_claimed: Fraction | None) ->
                     continue  # a repeated draw decides nothing new
                 seen.add(digest(user_text))
                 db = solve(worst_extension_lp(space, prior, loss, a), timeout_s=ctx.solver_timeout)
-                obl = solve(bayesian_lp(BayesianUser.of(prior, loss), ac), timeout_s=ctx.solver_timeout)
+                user = BayesianUser.of(prior, loss)
+                obl = solve(bayesian_lp(user, ac), timeout_s=ctx.solver_timeout)
                 lps += 2
                 if not certs:
                     certs = [("database-level (9)", db), ("oblivious (3)-(7)", obl)]
@@ -197,33 +246,24 @@ def averaging_check(ctx: Context, claim: str, alpha_claimed: Fraction | None) ->
                     sample=digest(user_text),
                     **variant,
                 )
-                drawn = [("the user's database-level LP optimum", mechanism_rows(space, db.lp.names, db.x))]
-                drawn.append(("a random alpha-DP database mechanism", random_dp_database_mechanism(rng, space, a)))
-                for what, x in drawn:
-                    key = digest(f"{user_text} / {mechanism_text(x)}")
-                    if key in seen:
-                        continue
-                    seen.add(key)
-                    with rec.deciding(
-                        n=n,
-                        alpha=a,
-                        kind=SAMPLED,
-                        method="averaging, exact",
-                        covers=what,
-                        space=where_space,
-                        sample=key,
-                        **variant,
-                    ) as d:
-                        xa = average_by_count(space, x)
-                        bad = dp_violations(xa, ac)
-                        before = worst_extension_value(space, x, prior, loss)
-                        after = BayesianUser.of(prior, loss).expected_loss(xa)
-                        if bad:
-                            d.counterexample(f"{where}: the average {linalg.fmt_matrix(xa)} is not {ac}-DP: {bad[0]}")
-                        elif after > before:
-                            d.counterexample(
-                                f"{where}: averaging {mechanism_text(x)} raised (9) from {before} to {after}"
-                            )
+                drawn = [
+                    ("the user's database-level LP optimum", mechanism_rows(space, db.lp.names, db.x)),
+                    ("a random alpha-DP database mechanism", random_dp_database_mechanism(rng, space, a)),
+                ]
+                decide_averaged(
+                    rec,
+                    space,
+                    (n, a, ac, variant),
+                    user_text,
+                    drawn,
+                    seen,
+                    (
+                        "(9)",
+                        functools.partial(worst_extension_value, space, prior=prior, loss=loss),
+                        user.expected_loss,
+                    ),
+                    where,
+                )
     rec.value(certified_lps=lps, database_spaces=len(spaces))
     rec.certificate = certificate_of({"certified LPs": lps}, certs)
     rec.note(

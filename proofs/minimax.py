@@ -9,6 +9,7 @@ Lemma 6 is bounded per (D^n, alpha) by the Farkas multipliers of proofs.database
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 from collections.abc import Callable
@@ -20,10 +21,8 @@ from udpm.certify import solve
 from udpm.claims import Context, Findings, checks
 from udpm.instances import BOUNDED, SAMPLED
 from udpm.mechanisms import truncated_geometric
-from udpm.privacy import dp_violations
 from udpm.programs_database import (
     DatabaseSpace,
-    average_by_count,
     mechanism_rows,
     minimax_lp,
     random_dp_database_mechanism,
@@ -32,7 +31,7 @@ from udpm.programs_minimax import lexicographic_lp, matrix_of, optimal_interacti
 from udpm.remaps import compose, deterministic_remap
 from udpm.users import Loss, MinimaxUser, absolute_error, binary_loss, squared_error
 
-from .databases import FULL_SPACES, SPACES, averaging_farkas, digest, mechanism_text, space_label
+from .databases import FULL_SPACES, SPACES, decide_averaged, decide_farkas, digest, space_label
 
 ALPHAS = (Fraction(1, 100), Fraction(1, 4), Fraction(1, 2), Fraction(2, 3), Fraction(99, 100))
 
@@ -283,19 +282,8 @@ def oblivious_suffices(ctx: Context, alpha_claimed: Fraction | None = None) -> F
         for a in LEMMA6_ALPHAS:
             ac = a if alpha_claimed is None else alpha_claimed
             variant = {} if ac == a else {"claimed_alpha": ac}
-            ok, text = averaging_farkas(space, a, ac)
-            rec.decide(
-                ok,
-                text,
-                n=n,
-                alpha=a,
-                kind=BOUNDED,
-                method="Farkas multipliers, exact",
-                covers="every alpha-DP mechanism on D^n and every consumer: averaging keeps alpha-DP, "
-                "and (5) of the average = max_{i in S} mean <= max",
-                space=where_space,
-                **variant,
-            )
+            step = "every consumer: averaging keeps alpha-DP, and (5) of the average = max_{i in S} mean <= max"
+            decide_farkas(rec, space, n, a, ac, step, variant)
             seen: set[str] = set()
             for _ in range(per_cell):
                 u = random_consumer(rng, n)
@@ -321,33 +309,20 @@ def oblivious_suffices(ctx: Context, alpha_claimed: Fraction | None = None) -> F
                     sample=case_id(n, a, u),
                     **variant,
                 )
-                drawn = [("the consumer's database-level LP optimum", mechanism_rows(space, db.lp.names, db.x))]
-                drawn += [("a random alpha-DP database mechanism", random_dp_database_mechanism(rng, space, a))]
-                for what, x in drawn:
-                    key = digest(f"{describe(u)} / {mechanism_text(x)}")
-                    if key in seen:
-                        continue
-                    seen.add(key)
-                    with rec.deciding(
-                        n=n,
-                        alpha=a,
-                        kind=SAMPLED,
-                        method="averaging, exact",
-                        covers=what,
-                        space=where_space,
-                        sample=key,
-                        **variant,
-                    ) as d:
-                        xa = average_by_count(space, x)
-                        bad = dp_violations(xa, ac)
-                        before = minimax_value(space, x, s, u.loss)
-                        after = u.worst_case_loss(xa)
-                        if bad:
-                            d.counterexample(f"{where}: the average {linalg.fmt_matrix(xa)} is not {ac}-DP: {bad[0]}")
-                        elif after > before:
-                            d.counterexample(
-                                f"{where}: averaging {mechanism_text(x)} raised (5) from {before} to {after}"
-                            )
+                drawn = [
+                    ("the consumer's database-level LP optimum", mechanism_rows(space, db.lp.names, db.x)),
+                    ("a random alpha-DP database mechanism", random_dp_database_mechanism(rng, space, a)),
+                ]
+                decide_averaged(
+                    rec,
+                    space,
+                    (n, a, ac, variant),
+                    describe(u),
+                    drawn,
+                    seen,
+                    ("(5)", functools.partial(minimax_value, space, s=s, loss=u.loss), u.worst_case_loss),
+                    where,
+                )
     rec.value(database_spaces=len(spaces))
     rec.certificate = certificate_of({"database spaces": len(spaces)}, certs)
     rec.note(
