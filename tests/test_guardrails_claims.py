@@ -267,3 +267,51 @@ def test_run_claim_runs_dependencies_first_and_caps(registry):
     order.clear()
     result, _ = claims.run_claim("p.a", Context())
     assert order == ["p.a"] and result.status is Status.REFUTED
+
+
+def test_an_unknown_claim_asked_for_directly_and_deep_dependencies(registry):
+    with pytest.raises(UnknownClaim) as e:
+        claims.dependency_order(["zz.unknown"])
+    assert str(e.value) == "? depends on 'zz.unknown', which udpm.catalog does not declare"
+    registry["p.a"] = Claim("p.a", "", "", "", depends_on=("p.zz",))
+    with pytest.raises(UnknownClaim) as e:
+        claims.dependency_order(["q.c"])  # q.c -> p.b -> p.a -> p.zz
+    assert str(e.value) == "p.a depends on 'p.zz', which udpm.catalog does not declare"
+
+
+def test_dependency_order_follows_the_catalog_not_the_alphabet(registry):
+    registry.clear()
+    registry["z.first"] = Claim("z.first", "", "", "")
+    registry["a.second"] = Claim("a.second", "", "", "")
+    assert claims.dependency_order(["a.second", "z.first"]) == ["z.first", "a.second"]
+
+
+def test_select_by_paper_uses_the_first_dot():
+    assert claims.select(["p.a.b", "p.c", "pa.b"], paper="p") == ["p.a.b", "p.c"]
+
+
+def test_the_check_gets_the_runs_context(registry):
+    seen = []
+
+    def check(ctx):
+        seen.append(ctx)
+        return holds(ctx)
+
+    claims.checks("p.a")(check)
+    ctx = Context(seed=7)
+    claims.run_check("p.a", ctx)
+    assert seen == [ctx]
+
+
+def _helper():
+    raise KeyError("deep")
+
+
+def test_a_crash_names_the_innermost_frame(registry):
+    def crash(ctx):
+        _helper()
+
+    claims.checks("p.a")(crash)
+    found, _ = claims.run_check("p.a", Context())
+    line = _helper.__code__.co_firstlineno + 1
+    assert found.notes == f"KeyError: 'deep' (at test_guardrails_claims.py:{line})"

@@ -168,7 +168,8 @@ def dependency_order(ids: Iterable[str]) -> list[str]:
             visit(dep, (*path, cid))
         out.append(cid)
 
-    for cid in sorted(set(ids), key=list(claims).index):
+    position = {c: k for k, c in enumerate(claims)}  # an undeclared id sorts last and is refused by visit()
+    for cid in sorted(set(ids), key=lambda c: position.get(c, len(position))):
         visit(cid, ())
     return out
 
