@@ -4,4 +4,57 @@ Modules are named after the papers' concepts: mechanisms, privacy, remaps,
 signatures, users, programs (the LPs), certificates; claims and catalog hold
 the claim registry.  alpha is always in (0, 1) with alpha = e^-eps inside;
 zlcn2013's alpha > 1 enters only through conventions.alpha_from_zlcn2013.
+
+The public API (:mod:`udpm.audit`) asks the papers' questions of your own mechanism:
+
+>>> import udpm
+>>> T = udpm.truncated_geometric(2, "1/2")
+>>> bool(udpm.is_private(T, eps="ln 2")), bool(udpm.is_universally_optimal(T, "1/2"))
+(True, True)
+>>> udpm.derive(from_=T, to=[["1"], ["1"], ["1"]])
+[[Fraction(1, 1)], [Fraction(1, 1)], [Fraction(1, 1)]]
+>>> udpm.optimal_for(("uniform", "abs"), "1/2")
+Traceback (most recent call last):
+    ...
+udpm.errors.InvalidInput: give n, or a prior or loss matrix that fixes it
+
+The names are loaded on first use, so that ``python -m udpm.certificates`` still
+imports nothing beyond the standard library.
 """
+
+from __future__ import annotations
+
+import importlib
+
+_EXPORTS = {
+    "audit": "udpm.audit",
+    "AuditReport": "udpm.audit",
+    "derive": "udpm.audit",
+    "is_private": "udpm.audit",
+    "is_universally_optimal": "udpm.audit",
+    "optimal_for": "udpm.audit",
+    "make_user": "udpm.audit",
+    "alpha_from_eps": "udpm.audit",
+    "exact_matrix": "udpm.audit",
+    "rationalize": "udpm.audit",
+    "IrrationalAlpha": "udpm.audit",
+    "NotRationalizable": "udpm.audit",
+    "truncated_geometric": "udpm.mechanisms",
+    "geometric_window": "udpm.mechanisms",
+    "BayesianUser": "udpm.users",
+    "Loss": "udpm.users",
+    "HarnessError": "udpm.errors",
+    "InvalidInput": "udpm.errors",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> object:
+    if name in _EXPORTS:
+        return getattr(importlib.import_module(_EXPORTS[name]), name)
+    raise AttributeError(f"module 'udpm' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_EXPORTS})
