@@ -871,6 +871,16 @@ class AuditReport:
             "no_remap_certificate": u.no_remap_certificate,
             "witness_user": u.witness_user,
             "users": [r.to_json() for r in self.users],
+            # every LP certificate above, again, so that `python -m udpm.certificates report.json` re-checks them all
+            "certificates": [
+                c
+                for c in (
+                    u.no_remap_certificate,
+                    (u.witness_user or {}).get("certificate"),
+                    *(r.optimum.certificate(f"optimum for {r.label}") for r in self.users),
+                )
+                if c
+            ],
         }
 
     def to_json(self) -> str:
@@ -879,7 +889,7 @@ class AuditReport:
     def to_text(self) -> str:
         u = self.universality
         lines = [
-            f"udpm audit: n={self.n}, alpha={self.alpha} ({self.alpha_given}), {len(self.mechanism[0])} outputs; "
+            f"udpm audit: n={self.n}, alpha={self.alpha}{'' if self.alpha_given.startswith('alpha') else f' ({self.alpha_given})'}, {len(self.mechanism[0])} outputs; "
             f"{self.conversion}",
             f"verdict: {self.verdict}",
             f"  privacy: {self.privacy}",

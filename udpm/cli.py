@@ -1,0 +1,245 @@
+"""The ``udpm`` command line.
+
+    udpm audit mechanism.json --alpha 1/2 [--eps 'ln 2'] [--prior uniform|P|FILE]
+               [--loss abs|zero-one|squared|FILE ...] [--exact decimal|rationalize] [--json OUT] [--html OUT]
+    udpm check [reproduce.py's arguments]      # check every claim of the four papers (reproduce.py)
+    udpm certificates FILE...                  # the independent, standard-library certificate checker
+
+A matrix file is JSON (a list of rows, or an object with a "mechanism" list) or CSV (one row per
+line).  Entries are exact: integers and fractions such as "1/3".  A decimal such as 0.25 is refused
+unless ``--exact decimal`` (read the text exactly: 0.25 = 1/4) or ``--exact rationalize`` (read it
+as a float and take the simplest rational within ``--tolerance``, reported).
+
+Exit status of ``udpm audit``: 0 the audit ran (and, with ``--fail-unless``, the mechanism meets
+it); 1 it ran and does not meet ``--fail-unless``; 2 bad input (one line, no traceback); 3 a
+solver bound was hit (inconclusive).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import importlib.util
+import io
+import json
+import os
+import re
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+from .errors import HarnessError, InvalidInput, SolverTimeout
+
+EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INCONCLUSIVE = 0, 1, 2, 3
+ROOT = Path(__file__).resolve().parent.parent
+_DECIMAL = re.compile(r"[.eE]")
+
+
+class _Decimal(str):
+    """A JSON number with a fraction or an exponent, kept as its text."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, exit 2 (argparse would print the usage first)
+        raise InvalidInput(f"{message} (see {self.prog} --help)")
+
+
+def _cell(v: object, where: str, exact: str | None) -> object:
+    if isinstance(v, bool) or v is None or isinstance(v, (list, dict)):
+        raise InvalidInput(f"{where}: {json.dumps(v)} is not a number")
+    if isinstance(v, int) and not isinstance(v, _Decimal):
+        return v
+    text = str(v).strip()
+    if not _DECIMAL.search(text):
+        return text  # an integer or p/q: exact (validated downstream)
+    if exact == "decimal":
+        try:
+            return Fraction(text)
+        except (ValueError, ZeroDivisionError):
+            raise InvalidInput(f"{where}: {text!r} is not a number") from None
+    if exact == "rationalize":
+        try:
+            return float(text)
+        except ValueError:
+            raise InvalidInput(f"{where}: {text!r} is not a number") from None
+    raise InvalidInput(
+        f'{where}: {text} is a decimal; write exact fractions ("1/3"), or pass --exact decimal '
+        "(read decimals exactly) or --exact rationalize (simplest rational within --tolerance)"
+    )
+
+
+def read_matrix(path: str | Path, exact: str | None = None, key: str = "mechanism") -> list[list[object]]:
+    """The matrix in a JSON or CSV file, its cells as exact values (or floats under ``exact='rationalize'``)."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InvalidInput(f"{p}: cannot read: {exc.strerror or exc}") from None
+    suffix = p.suffix.lower()
+    if suffix == ".json":
+        try:
+            doc = json.loads(text, parse_float=_Decimal)
+        except json.JSONDecodeError as exc:
+            raise InvalidInput(f"{p}: not valid JSON: {exc.msg} at line {exc.lineno}") from None
+        if isinstance(doc, dict):
+            if key not in doc:
+                raise InvalidInput(f"{p}: a JSON object needs a {key!r} entry (a list of rows)")
+            doc = doc[key]
+        rows = doc
+    elif suffix == ".csv":
+        rows = [r for r in csv.reader(io.StringIO(text)) if any(c.strip() for c in r) and not r[0].startswith("#")]
+    else:
+        raise InvalidInput(f"{p}: unknown format {suffix or '(no suffix)'}; use a .json or .csv matrix")
+    if not isinstance(rows, list) or not rows or not all(isinstance(r, list) for r in rows):
+        raise InvalidInput(f"{p}: expected a non-empty list of rows (a matrix)")
+    return [[_cell(v, f"{p} [{i}][{j}]", exact) for j, v in enumerate(r)] for i, r in enumerate(rows)]
+
+
+def _prior(spec: str, exact: str | None) -> object:
+    """'uniform', a list 'p0,p1,...' or a file (a row or a column); decimals only with --exact decimal."""
+    if spec.strip().lower() == "uniform":
+        return "uniform"
+    mode = "decimal" if exact == "decimal" else None
+    if Path(spec).suffix.lower() in (".json", ".csv"):
+        if Path(spec).suffix.lower() == ".json":
+            try:
+                doc = json.loads(Path(spec).read_text(encoding="utf-8"), parse_float=_Decimal)
+            except (OSError, json.JSONDecodeError) as exc:
+                raise InvalidInput(f"--prior {spec}: cannot read a JSON list: {exc}") from None
+            doc = doc.get("prior") if isinstance(doc, dict) else doc
+            if isinstance(doc, list) and doc and not isinstance(doc[0], list):
+                return [_cell(v, f"{spec} [{k}]", mode) for k, v in enumerate(doc)]
+        m = read_matrix(spec, mode, key="prior")
+        return m[0] if len(m) == 1 else [r[0] for r in m]
+    cells = [c for c in re.split(r"[,\s]+", spec.strip()) if c]
+    return [_cell(c, f"--prior entry {k}", mode) for k, c in enumerate(cells)]
+
+
+def _loss(spec: str) -> object:
+    if Path(spec).suffix.lower() in (".json", ".csv"):
+        return read_matrix(spec, None, key="loss")
+    return spec
+
+
+def check_output_path(path: Path | None, flag: str) -> None:
+    """Refuse, before any work, an output path that cannot be written."""
+    if path is None:
+        return
+    if path.is_dir():
+        raise InvalidInput(f"{flag} {path}: is a directory")
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        raise InvalidInput(f"{flag} {path}: the directory {parent} does not exist")
+    if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise InvalidInput(f"{flag} {path}: not writable")
+
+
+def audit_main(argv: list[str]) -> int:
+    p = _Parser(prog="udpm audit", description="Audit a count-query mechanism (rows 0..n) at alpha = e^-eps.")
+    p.add_argument("mechanism", type=Path, help="a .json or .csv matrix, rows = query results 0..n")
+    p.add_argument("--alpha", help="alpha = e^-eps in (0, 1), exact: 1/2")
+    p.add_argument("--eps", help="eps as c*ln(p/q), e.g. 'ln 2' (alpha = 1/2); refused where e^-eps is irrational")
+    p.add_argument("--prior", default="uniform", help="uniform (default), '1/4,1/4,1/2', or a .json/.csv file")
+    p.add_argument(
+        "--loss", action="append", default=[], help="abs, zero-one, squared or a .json/.csv square matrix (repeatable)"
+    )
+    p.add_argument("--exact", choices=("decimal", "rationalize"), help="how to read decimals (default: refuse them)")
+    p.add_argument("--tolerance", default="1/1000000000", help="relative tolerance of --exact rationalize")
+    p.add_argument("--json", type=Path, metavar="OUT", help="write the report as JSON (with its certificates)")
+    p.add_argument("--html", type=Path, metavar="OUT", help="write the report as one self-contained HTML page")
+    p.add_argument("--timeout", type=float, default=60.0, metavar="S", help="bound on each certified LP solve")
+    p.add_argument("--fail-unless", choices=("private", "optimal"), help="exit 1 unless M is private / optimal")
+    args = p.parse_args(argv)
+    if (args.alpha is None) == (args.eps is None):
+        raise InvalidInput("give exactly one of --alpha (e.g. 1/2) and --eps (e.g. 'ln 2')")
+    if not args.timeout > 0:
+        raise InvalidInput("--timeout must be > 0")
+    check_output_path(args.json, "--json")
+    check_output_path(args.html, "--html")
+    from .audit import audit
+
+    m = read_matrix(args.mechanism, args.exact)
+    prior = _prior(args.prior, args.exact)
+    losses = [_loss(s) for s in (args.loss or ["abs", "zero-one", "squared"])]
+    users = {
+        f"{args.prior if isinstance(prior, str) else 'given prior'}, {s}": (prior, lo)
+        for s, lo in zip(args.loss or ["abs", "zero-one", "squared"], losses)
+    }
+    report = audit(
+        m,
+        args.alpha,
+        eps=args.eps,
+        users=users,
+        exact="rationalize" if args.exact == "rationalize" else None,
+        tolerance=args.tolerance,
+        timeout_s=args.timeout,
+    )
+    sys.stdout.write(report.to_text())
+    if args.json:
+        args.json.write_text(report.to_json(), encoding="utf-8")
+        print(f"wrote {args.json}")
+    if args.html:
+        args.html.write_text(report.to_html(), encoding="utf-8")
+        print(f"wrote {args.html}")
+    if args.fail_unless == "private" and not report.privacy:
+        return EXIT_FAILED
+    if args.fail_unless == "optimal" and not report.universality:
+        return EXIT_FAILED
+    return EXIT_OK
+
+
+def check_main(argv: list[str]) -> int:
+    """``reproduce.py``'s main, with the remaining arguments (it needs the repository checkout)."""
+    path = ROOT / "reproduce.py"
+    if not path.is_file():
+        raise InvalidInput(f"udpm check runs the checkout's reproduce.py, which is not at {path}")
+    spec = importlib.util.spec_from_file_location("reproduce", path)
+    module = importlib.util.module_from_spec(spec)
+    assert spec.loader is not None
+    spec.loader.exec_module(module)
+    return int(module.main(argv))
+
+
+def certificates_main(argv: list[str]) -> int:
+    from .certificates import main as check
+
+    return check(argv)
+
+
+USAGE = """usage: udpm {audit,check,certificates} ...
+
+  udpm audit mechanism.json --alpha 1/2   audit your own mechanism (udpm audit --help)
+  udpm check [--only PATTERN ...]        check every claim of the four papers (reproduce.py --help)
+  udpm certificates FILE...              re-check exported LP certificates with the standard library alone
+"""
+
+COMMANDS = {"audit": audit_main, "check": check_main, "certificates": certificates_main}
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if not argv or argv[0] in ("-h", "--help"):
+        sys.stdout.write(USAGE) if argv else sys.stderr.write(USAGE)
+        return EXIT_OK if argv else EXIT_BAD_INPUT
+    command, rest = argv[0], argv[1:]
+    if command not in COMMANDS:
+        print(f"udpm: error: unknown command {command!r}; use audit, check or certificates", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    try:
+        return COMMANDS[command](rest)
+    except InvalidInput as exc:
+        print(f"udpm {command}: error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except SolverTimeout as exc:
+        print(f"udpm {command}: inconclusive: {exc}", file=sys.stderr)
+        return EXIT_INCONCLUSIVE
+    except HarnessError as exc:
+        print(f"udpm {command}: error: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    except KeyboardInterrupt:
+        print(f"udpm {command}: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
