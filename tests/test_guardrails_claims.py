@@ -315,3 +315,14 @@ def test_a_crash_names_the_innermost_frame(registry):
     found, _ = claims.run_check("p.a", Context())
     line = _helper.__code__.co_firstlineno + 1
     assert found.notes == f"KeyError: 'deep' (at test_guardrails_claims.py:{line})"
+
+
+def test_dependency_order_sorts_many_ids_by_catalog_and_refuses_a_mixed_in_unknown(registry):
+    registry.clear()
+    ids = [f"{c}.x" for c in "zyxwvutsrq"]  # the catalog order is the reverse of the alphabet
+    for cid in ids:
+        registry[cid] = Claim(cid, "", "", "")
+    assert claims.dependency_order(sorted(ids)) == ids
+    with pytest.raises(UnknownClaim) as e:
+        claims.dependency_order(["z.x", "zz.unknown", "q.x"])
+    assert str(e.value) == "? depends on 'zz.unknown', which udpm.catalog does not declare"

@@ -155,12 +155,13 @@ def test_atomic_write_keeps_the_mode_of_the_file_it_replaces(tmp_path):
     assert stat.S_IMODE(p.stat().st_mode) == 0o640
 
 
-def test_a_new_file_gets_the_umasks_default_mode(tmp_path):
-    old = os.umask(0o027)
+@pytest.mark.parametrize("umask, mode", [(0o027, 0o640), (0o022, 0o644), (0o002, 0o664)])
+def test_a_new_file_gets_the_umasks_default_mode(tmp_path, umask, mode):
+    old = os.umask(umask)
     try:
         ex.atomic_write(tmp_path / "f.json", "x")
-        assert stat.S_IMODE((tmp_path / "f.json").stat().st_mode) == 0o640
-        assert os.umask(0o027) == 0o027  # the umask is restored
+        assert stat.S_IMODE((tmp_path / "f.json").stat().st_mode) == mode
+        assert os.umask(umask) == umask  # the umask is restored
     finally:
         os.umask(old)
 
@@ -203,3 +204,39 @@ def test_update_merges_sorts_and_reports_changes(tmp_path):
     with pytest.raises(ExpectationsError):
         ex.update({"d": {"status": "error", "values": {}}}, p)
     assert "d" not in ex.load(p)
+
+
+def test_the_temporary_file_is_hidden_beside_the_target(tmp_path, monkeypatch):
+    seen = []
+    real = ex.os.replace
+
+    def spy(src, dst):
+        seen.append((src, dst))
+        real(src, dst)
+
+    monkeypatch.setattr(ex.os, "replace", spy)
+    p = tmp_path / "f.json"
+    ex.atomic_write(p, "x")
+    ((src, dst),) = seen
+    src = os.fspath(src)
+    assert os.path.dirname(src) == str(tmp_path) and dst == p
+    name = os.path.basename(src)
+    assert name.startswith(".f.json.") and name.endswith(".tmp") and len(name) > len(".f.json..tmp")
+
+
+def test_a_vanished_temporary_file_does_not_hide_the_error(tmp_path, monkeypatch):
+    def vanish(src, dst):
+        os.unlink(src)
+        raise OSError("replace failed")
+
+    monkeypatch.setattr(ex.os, "replace", vanish)
+    with pytest.raises(OSError, match="replace failed"):
+        ex.atomic_write(tmp_path / "f.json", "x")
+    assert os.listdir(tmp_path) == []
+
+
+def test_grid_texts_follow_each_kind():
+    got = {"status": "reproduced", "values": {}, "grid": {"table": [{"alphas": ["1/5"], "n": [None]}]}}
+    assert ex.differences("c", got, {"status": "reproduced", "values": {}}) == [
+        "c: decided grid table: alpha=1/5 != expected (none)"
+    ]

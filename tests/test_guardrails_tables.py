@@ -234,3 +234,9 @@ def test_decimal_matches_real_boundaries():
     assert decimal_matches_real("0.3", sympy.Rational(35, 100)) and decimal_matches_real("0.4", sympy.Rational(35, 100))
     assert not decimal_matches_real("0.3", sympy.Rational(351, 1000))
     assert decimal_matches_real(".5", sympy.Rational(1, 2)) and decimal_matches_real("0.50", F(1, 2))
+
+
+def test_approximates_integers_and_non_integer_denominators():
+    assert approximates("1", F(7, 5))  # 1 is the closest integer to 1.4 (though 3/2 is closer)
+    assert not approximates("2", F(7, 5))
+    assert not approximates("2/1.0", F(21, 10))  # a decimal denominator: no closest-fraction rule
