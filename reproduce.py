@@ -29,9 +29,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from udpm import expectations
+from udpm.annotations import emit as emit_annotations
 from udpm.certificates import export_certificates
 from udpm.claims import Context, Status, catalog, dependency_order, judge, load_checkers, run_check, select
 from udpm.errors import HarnessError, InvalidInput
+from udpm.junit import write_junit
 from udpm.report import PAPERS, Outcome, document, errata_markdown, problems_of, schema_problems, summary
 from udpm.tables import PAPER_TABLES
 
@@ -47,6 +49,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--only", action="append", default=[], metavar="PATTERN", help="glob on claim ids (repeatable)")
     p.add_argument("--paper", choices=PAPERS, metavar="KEY", help=f"one paper: {', '.join(PAPERS)}")
     p.add_argument("--json", type=Path, metavar="PATH", help="write the results document (schema 2)")
+    p.add_argument("--junit", type=Path, metavar="PATH", help="write JUnit XML, one test case per claim (for CI)")
     size = p.add_mutually_exclusive_group()
     size.add_argument("--quick", dest="quick", action="store_true", default=True, help="CI-sized scopes (default)")
     size.add_argument("--full", dest="quick", action="store_false", help="larger n and longer sweeps")
@@ -77,17 +80,17 @@ def _run_one(job: tuple[str, Context]) -> tuple[str, object, float]:
     return cid, found, seconds
 
 
-def check_output_path(path: Path | None) -> None:
+def check_output_path(path: Path | None, flag: str = "--json") -> None:
     """Refuse, before any check runs, an output path that cannot be written."""
     if path is None:
         return
     if path.is_dir():
-        raise InvalidInput(f"--json {path}: is a directory")
+        raise InvalidInput(f"{flag} {path}: is a directory")
     parent = path.parent if str(path.parent) else Path(".")
     if not parent.is_dir():
-        raise InvalidInput(f"--json {path}: the directory {parent} does not exist")
+        raise InvalidInput(f"{flag} {path}: the directory {parent} does not exist")
     if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise InvalidInput(f"--json {path}: not writable")
+        raise InvalidInput(f"{flag} {path}: not writable")
 
 
 def run_checks(ids: list[str], ctx: Context, jobs: int) -> dict[str, tuple[object, float]]:
@@ -130,6 +133,7 @@ def run(args: argparse.Namespace) -> int:
     claims = catalog()
     ids = select(list(claims), args.only, args.paper)
     check_output_path(args.json)
+    check_output_path(args.junit, "--junit")
     load_checkers()
     ctx = Context(args.quick, args.seed, args.solver_timeout, args.claim_timeout)
     stored = expectations.load()
@@ -183,6 +187,10 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         expectations.atomic_write(args.json, text)
         print(f"wrote {args.json}")
+    if args.junit:
+        write_junit(args.junit, outcomes)
+        print(f"wrote {args.junit}")
+    emit_annotations(outcomes)  # GitHub Actions workflow annotations, only when GITHUB_ACTIONS=true
     shutil.rmtree(CERTIFICATES, ignore_errors=True)  # this run's certificates only
     certificates = export_certificates({o.claim.id: o.result for o in outcomes}, CERTIFICATES)
     print(f"exported {len(certificates)} certificate file(s) to {CERTIFICATES.relative_to(ROOT)}/")
