@@ -11,6 +11,8 @@ The public API (:mod:`udpm.audit`) asks the papers' questions of your own mechan
 >>> T = udpm.truncated_geometric(2, "1/2")
 >>> bool(udpm.is_private(T, eps="ln 2")), bool(udpm.is_universally_optimal(T, "1/2"))
 (True, True)
+>>> udpm.audit(T, "1/2", users="abs").verdict
+'1/2-DP and universally optimal (grs2011 Theorem 3.2)'
 >>> udpm.derive(from_=T, to=[["1"], ["1"], ["1"]])
 [[Fraction(1, 1)], [Fraction(1, 1)], [Fraction(1, 1)]]
 >>> udpm.optimal_for(("uniform", "abs"), "1/2")
@@ -51,6 +53,8 @@ __all__ = sorted(_EXPORTS)
 
 
 def __getattr__(name: str) -> object:
+    if name == "audit":  # the module, which is callable as its function audit() (see udpm.audit)
+        return importlib.import_module("udpm.audit")
     if name in _EXPORTS:
         return getattr(importlib.import_module(_EXPORTS[name]), name)
     raise AttributeError(f"module 'udpm' has no attribute {name!r}")

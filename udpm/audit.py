@@ -39,6 +39,8 @@ import html
 import json
 import math
 import re
+import sys
+import types
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -1016,6 +1018,18 @@ def audit(
         rows.append(UserResult(label, user, mu, mapping, optimal_for(user, a, timeout_s=timeout_s)))
     return AuditReport(x, a, given, privacy, uni, tuple(rows), conv)
 
+
+class _CallableModule(types.ModuleType):
+    """``udpm.audit`` names both this module and its main function: calling the module runs :func:`audit`.
+
+    (Importing a submodule binds it on its package, so ``udpm.audit`` is this module once it is loaded.)
+    """
+
+    def __call__(self, *args: object, **kwargs: object) -> AuditReport:
+        return audit(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule
 
 __all__ = [
     "AuditReport",
