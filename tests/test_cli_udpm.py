@@ -147,3 +147,18 @@ def test_check_and_certificates_subcommands(files):
 def test_console_script_is_declared():
     text = (ROOT / "pyproject.toml").read_text()
     assert '[project.scripts]\nudpm = "udpm.cli:main"' in text
+
+
+def test_readme_example_runs_as_written_and_agrees_with_the_cli(tmp_path):
+    text = (ROOT / "README.md").read_text()
+    section = text.split("## Audit your own mechanism", 1)[1].split("\n## ", 1)[0]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    assert len(code.strip().splitlines()) == 5
+    proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    verdict = next(line for line in proc.stdout.splitlines() if line.startswith("verdict: "))
+    assert verdict == "verdict: 1/2-DP, NOT universally optimal (grs2011 Theorem 3.2)"
+    assert (tmp_path / "audit.html").is_file()
+    (tmp_path / "M.json").write_text('[["3/5", "2/5"], ["2/5", "3/5"]]')
+    cli = udpm("audit", "M.json", "--eps", "ln 2", cwd=tmp_path)
+    assert cli.returncode == 0 and verdict in cli.stdout.splitlines()
