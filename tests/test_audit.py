@@ -1,7 +1,9 @@
-"""udpm.audit, the public API: exact answers, the theorem's two directions with witnesses, one-line typed errors."""
+"""The public API (udpm.questions, udpm.audit_report, udpm.exact_inputs): exact answers,
+the theorem's two directions with witnesses, one-line typed errors."""
 
 from __future__ import annotations
 
+import importlib
 import json
 from fractions import Fraction as F
 
@@ -9,23 +11,13 @@ import numpy as np
 import pytest
 
 import udpm
-from udpm import linalg
-from udpm.audit import (
-    IrrationalAlpha,
-    NotRationalizable,
-    alpha_from_eps,
-    audit,
-    best_remap,
-    derive,
-    exact_matrix,
-    is_private,
-    is_universally_optimal,
-    make_user,
-    optimal_for,
-)
+from udpm import audit_report, exact_inputs, linalg, questions
+from udpm.audit_report import audit
 from udpm.certificates import check_certificate
 from udpm.errors import InvalidAlpha, InvalidDistribution, InvalidInput, InvalidMatrix, NotStochastic
+from udpm.exact_inputs import IrrationalAlpha, NotRationalizable, alpha_from_eps, exact_matrix, make_user
 from udpm.mechanisms import geometric_tail, geometric_window, truncated_geometric
+from udpm.questions import best_remap, derive, is_private, is_universally_optimal, optimal_for
 from udpm.remaps import compose, deterministic_remap
 
 
@@ -41,9 +33,25 @@ def rr(n: int, beta: F) -> list[list[F]]:
 
 
 def test_public_names_are_exported_from_udpm():
-    for name in ("derive", "is_private", "is_universally_optimal", "optimal_for", "AuditReport"):
-        assert getattr(udpm, name) is getattr(udpm.audit, name)
-    # udpm.audit is the module once imported (Python binds submodules on the package); it is callable as audit()
+    homes = {
+        questions: ("derive", "is_private", "is_universally_optimal", "optimal_for"),
+        audit_report: ("audit", "AuditReport"),
+        exact_inputs: (
+            "make_user",
+            "alpha_from_eps",
+            "exact_matrix",
+            "rationalize",
+            "IrrationalAlpha",
+            "NotRationalizable",
+        ),
+    }
+    for module, names in homes.items():
+        for name in names:
+            assert getattr(udpm, name) is getattr(module, name)
+    # no module is named udpm.audit: udpm.audit is the function audit() (its module is udpm.audit_report)
+    assert udpm.audit is audit
+    with pytest.raises(ModuleNotFoundError):
+        importlib.import_module("udpm.audit")
     report = udpm.audit(truncated_geometric(1, F(1, 2)), "1/2", users="abs")
     assert isinstance(report, udpm.AuditReport) and report.universality
     with pytest.raises(AttributeError):

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from udpm.audit import audit
+from udpm.audit_report import audit
 from udpm.certificates import check_file
 from udpm.cli import main
 from udpm.mechanisms import truncated_geometric

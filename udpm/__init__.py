@@ -5,7 +5,9 @@ signatures, users, programs (the LPs), certificates; claims and catalog hold
 the claim registry.  alpha is always in (0, 1) with alpha = e^-eps inside;
 zlcn2013's alpha > 1 enters only through conventions.alpha_from_zlcn2013.
 
-The public API (:mod:`udpm.audit`) asks the papers' questions of your own mechanism:
+The public API asks the papers' questions of your own mechanism, one at a time (:mod:`udpm.questions`)
+or all in one report (:func:`udpm.audit`, from :mod:`udpm.audit_report`); :mod:`udpm.exact_inputs` makes
+the inputs exact:
 
 >>> import udpm
 >>> T = udpm.truncated_geometric(2, "1/2")
@@ -29,18 +31,18 @@ from __future__ import annotations
 import importlib
 
 _EXPORTS = {
-    "audit": "udpm.audit",
-    "AuditReport": "udpm.audit",
-    "derive": "udpm.audit",
-    "is_private": "udpm.audit",
-    "is_universally_optimal": "udpm.audit",
-    "optimal_for": "udpm.audit",
-    "make_user": "udpm.audit",
-    "alpha_from_eps": "udpm.audit",
-    "exact_matrix": "udpm.audit",
-    "rationalize": "udpm.audit",
-    "IrrationalAlpha": "udpm.audit",
-    "NotRationalizable": "udpm.audit",
+    "audit": "udpm.audit_report",
+    "AuditReport": "udpm.audit_report",
+    "derive": "udpm.questions",
+    "is_private": "udpm.questions",
+    "is_universally_optimal": "udpm.questions",
+    "optimal_for": "udpm.questions",
+    "make_user": "udpm.exact_inputs",
+    "alpha_from_eps": "udpm.exact_inputs",
+    "exact_matrix": "udpm.exact_inputs",
+    "rationalize": "udpm.exact_inputs",
+    "IrrationalAlpha": "udpm.exact_inputs",
+    "NotRationalizable": "udpm.exact_inputs",
     "truncated_geometric": "udpm.mechanisms",
     "geometric_window": "udpm.mechanisms",
     "BayesianUser": "udpm.users",
@@ -53,8 +55,6 @@ __all__ = sorted(_EXPORTS)
 
 
 def __getattr__(name: str) -> object:
-    if name == "audit":  # the module, which is callable as its function audit() (see udpm.audit)
-        return importlib.import_module("udpm.audit")
     if name in _EXPORTS:
         return getattr(importlib.import_module(_EXPORTS[name]), name)
     raise AttributeError(f"module 'udpm' has no attribute {name!r}")

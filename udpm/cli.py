@@ -156,7 +156,7 @@ def audit_main(argv: list[str]) -> int:
         raise InvalidInput("--timeout must be > 0")
     check_output_path(args.json, "--json")
     check_output_path(args.html, "--html")
-    from .audit import audit
+    from .audit_report import audit
 
     m = read_matrix(args.mechanism, args.exact)
     prior = _prior(args.prior, args.exact)
