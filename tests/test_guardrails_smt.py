@@ -36,9 +36,12 @@ class FakeSolver:
 
 
 @pytest.fixture
-def fake(monkeypatch):
+def fake(monkeypatch, tmp_path):
     FakeSolver.made = []
     answer = {"answer": z3.unknown, "reason": "timeout"}
+    # z3 is faked here: the second solver (tests/test_smt_second_solver.py) says unknown, so z3's answer stands
+    monkeypatch.setattr(smt, "EXPORT_DIR", tmp_path)
+    monkeypatch.setattr(smt, "run_cvc5", lambda path, timeout_s: ("unknown", "stubbed"))
     monkeypatch.setattr(smt.z3, "Solver", lambda: FakeSolver(**answer))
     monkeypatch.setattr(smt.z3, "SolverFor", lambda logic: FakeSolver(logic=logic, **answer))
     return answer
@@ -73,7 +76,7 @@ def test_unknown_is_a_timeout_with_its_reason_never_a_verdict(fake):
     else:
         pytest.fail("unknown was read as an answer")
     assert type(err) is SolverTimeout
-    assert str(err) == "z3 answered unknown (canceled) within 2.5 s"
+    assert str(err) == "z3 answered unknown (canceled) within 2.5 s; cvc5 unknown (stubbed)"
 
 
 def test_z3_catching_ctrl_c_is_turned_back_into_keyboard_interrupt(fake):
@@ -86,9 +89,10 @@ def test_z3_catching_ctrl_c_is_turned_back_into_keyboard_interrupt(fake):
 def test_sat_returns_the_model_and_unsat_none(fake):
     fake["answer"] = z3.sat
     out = smt.decide([z3.Bool("p")], timeout_s=1)
-    assert out == smt.Outcome(False, "model")
+    assert (out.unsat, out.model, out.solvers) == (False, "model", ("z3",))
     fake["answer"] = z3.unsat
-    assert smt.decide([z3.Bool("p")], timeout_s=1) == smt.Outcome(True, None)
+    out = smt.decide([z3.Bool("p")], timeout_s=1)
+    assert (out.unsat, out.model, out.solvers, out.second_opinion) == (True, None, ("z3",), "cvc5 unknown (stubbed)")
 
 
 def test_real_z3_unsat_and_sat():

@@ -65,3 +65,7 @@ class VacuousPremise(HarnessError):
 
 class CertificationFailed(HarnessError):
     """An exact certificate did not check; the candidate answer must not be used."""
+
+
+class SolverDisagreement(HarnessError):
+    """z3 and cvc5 gave opposite answers (sat and unsat) on the same SMT-LIB file; no verdict rests on either."""

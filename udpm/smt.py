@@ -1,4 +1,4 @@
-"""Time-bounded z3 calls whose only passing answer is ``unsat``.
+"""Time-bounded SMT calls, decided by two solvers, whose only passing answer is ``unsat``.
 
 Every solver call in the harness goes through :func:`decide`.  It sets the
 time bound on the solver itself and turns ``unknown`` (a timeout, or a
@@ -6,6 +6,31 @@ fragment z3 gave up on) into :class:`SolverTimeout`, which the registry
 reports as ``inconclusive``.  So no path reads "no answer" as a proof.
 z3 catches Ctrl-C itself and answers unknown; :func:`decide` turns that
 back into :class:`KeyboardInterrupt`, so an interrupt stops the run.
+
+A second solver.  :func:`decide` exports every query, before solving it, as one
+SMT-LIB 2 file ``build/smt/<hash>.smt2`` (``(set-logic ALL)``, z3's declarations
+and assertions, ``(check-sat)``; the name is the first 16 hex digits of the
+SHA-256 of that text, so a query has the same name in every run).  z3 decides the
+query, and cvc5 then decides that same file (its own parser, in a helper process
+that this module starts once and kills when cvc5 overruns the time bound by more
+than :data:`GRACE_S`; cvc5's own ``tlimit-per`` is set too, but cvc5 does not
+always honour it).  **Every** query is double-checked, whatever z3 answered:
+
+* both answer the same (sat or unsat): the outcome rests on both
+  (``Outcome.solvers == ("z3", "cvc5")``, ``second_opinion == "cvc5 unsat"``);
+* one answers sat and the other unsat: :class:`SolverDisagreement`, naming both
+  answers and the file (the claim becomes ``error``);
+* cvc5 answers unknown, or fails on the file: the outcome rests on z3 alone and says
+  so (``solvers == ("z3",)``, ``second_opinion == "cvc5 unknown (timeout)"``);
+* z3 answers unknown and cvc5 unsat: the outcome rests on cvc5 alone
+  (``solvers == ("cvc5",)``); z3 unknown and cvc5 sat stays a :class:`SolverTimeout`,
+  since callers re-check a ``sat`` through a z3 model, which there is none of;
+  both unknown is a :class:`SolverTimeout` naming both.
+
+Nothing is cached: cvc5 runs on every call, also when the file already exists.
+:func:`second_opinions` and :func:`second_opinion_summary` tally, per process, what
+cvc5 said.  ``python -m udpm.smt build/smt/*.smt2`` re-decides exported files with
+both solvers and prints both answers.
 
 :func:`premise_witness` shows that a check's hypotheses are satisfiable,
 with a model, before an ``unsat`` of their conjunction with a negated
@@ -20,48 +45,332 @@ Traceback (most recent call last):
 ...
 udpm.errors.VacuousPremise: demo: the hypotheses have no model, so any conclusion would follow
 
->>> decide([x > 1, x < 0], timeout_s=5).unsat
-True
+>>> out = decide([x > 1, x < 0], timeout_s=5)
+>>> out.unsat, out.solvers, out.second_opinion
+(True, ('z3', 'cvc5'), 'cvc5 unsat')
 >>> decide([x > 1], timeout_s=5).model is not None
 True
 """
 
 from __future__ import annotations
 
+import argparse
 import contextlib
+import hashlib
+import json
+import os
+import re
+import select
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import z3
 
-from .errors import SolverTimeout, VacuousPremise
+from .errors import SolverDisagreement, SolverTimeout, VacuousPremise
 
 # z3's reason when it caught SIGINT itself.
 KEYBOARD = "interrupted from keyboard"
 
+# Where every query is exported; tests point it elsewhere.
+EXPORT_DIR = Path(__file__).resolve().parent.parent / "build" / "smt"
+
+# cvc5 gets the same time bound as z3; its helper process is killed this much later.
+GRACE_S = 2.0
+
+# Cylindrical algebraic coverings: cvc5's complete procedure for nonlinear real arithmetic (without it,
+# cvc5 answers unknown on a sat query as plain as x*x = 2).
+CVC5_OPTIONS = {"nl-cov": "true"}
+
+SAT, UNSAT, UNKNOWN = "sat", "unsat", "unknown"
+
 
 @dataclass(frozen=True)
 class Outcome:
-    """unsat (the negation is impossible, so the claim holds) or a model of the negation."""
+    """unsat (the negation is impossible, so the claim holds) or a model of the negation.
+
+    ``solvers`` names the solvers the answer rests on (both when they agree); ``second_opinion`` is what
+    the other solver said ("cvc5 unsat", "cvc5 unknown (timeout)"); ``file`` is the exported query.
+    """
 
     unsat: bool
     model: z3.ModelRef | None = None
+    solvers: tuple[str, ...] = ("z3",)
+    second_opinion: str = ""
+    file: str = ""
+
+
+# What cvc5 said, per process: "z3 unsat, cvc5 unsat" -> count (see second_opinion_summary).
+_TALLY: Counter[str] = Counter()
 
 
 def decide(assertions: Iterable[z3.BoolRef], timeout_s: float, logic: str | None = None) -> Outcome:
-    """Check the conjunction of ``assertions``; unknown raises SolverTimeout."""
+    """Check the conjunction of ``assertions`` with z3, then cvc5 on the exported file (module docstring).
+
+    Unknown from both raises SolverTimeout; sat against unsat raises SolverDisagreement.
+    """
+    assertions = list(assertions)
+    path = export(assertions, logic)
     solver = z3.SolverFor(logic) if logic else z3.Solver()
     solver.set("timeout", max(1, int(timeout_s * 1000)))
     solver.add(*assertions)
     answer = solver.check()
-    if answer == z3.unsat:
-        return Outcome(True)
-    if answer == z3.sat:
-        return Outcome(False, solver.model())
-    reason = solver.reason_unknown()
-    if KEYBOARD in reason:
-        raise KeyboardInterrupt
-    raise SolverTimeout(f"z3 answered unknown ({reason}) within {timeout_s:g} s")
+    first = UNSAT if answer == z3.unsat else SAT if answer == z3.sat else UNKNOWN
+    reason = ""
+    if first == UNKNOWN:
+        reason = solver.reason_unknown()
+        if KEYBOARD in reason:
+            raise KeyboardInterrupt
+    second, why = run_cvc5(path, timeout_s)
+    said = f"cvc5 {second}" + (f" ({why})" if second == UNKNOWN else "")
+    _TALLY[f"z3 {first}, {said}"] += 1
+    if {first, second} == {SAT, UNSAT}:
+        raise SolverDisagreement(f"z3 answered {first}, cvc5 answered {second} on {_shown(path)}")
+    if first == UNKNOWN:
+        z3_said = f"z3 answered unknown ({reason}) within {timeout_s:g} s"
+        if second == UNSAT:
+            return Outcome(True, None, ("cvc5",), f"{said}; {z3_said}", str(path))
+        if second == SAT:
+            raise SolverTimeout(f"{z3_said}; cvc5 answered sat, but a sat needs a z3 model to be re-checked")
+        raise SolverTimeout(f"{z3_said}; {said}")
+    solvers = ("z3", "cvc5") if second == first else ("z3",)
+    model = None if first == UNSAT else solver.model()
+    return Outcome(first == UNSAT, model, solvers, said, str(path))
+
+
+def _shown(path: Path) -> str:
+    """``path`` relative to the working directory when it is under it."""
+    with contextlib.suppress(ValueError):
+        return str(path.relative_to(Path.cwd()))
+    return str(path)
+
+
+# z3 names let-bound subterms after their term ids (?x11, $x42), which depend on every term built before.
+_LET_NAME = re.compile(r"(?<![\w|])([?$]x)(\d+)\b")
+
+
+def smt2_text(assertions: list[z3.BoolRef], logic: str | None = None) -> str:
+    """The query as an SMT-LIB 2 script: set-logic, declarations, one assert each, check-sat.
+
+    The text depends on the query alone: let names are renumbered in order of first appearance.
+    """
+    ctx = next((a.ctx for a in assertions if z3.is_expr(a)), None) or z3.main_ctx()
+    terms = [a if z3.is_expr(a) else z3.BoolVal(bool(a), ctx) for a in assertions] or [z3.BoolVal(True, ctx)]
+    *rest, last = terms
+    vec = (z3.Ast * len(rest))(*(t.as_ast() for t in rest))
+    text = z3.Z3_benchmark_to_smtlib_string(
+        ctx.ref(), "udpm.smt.decide", logic or "ALL", "unknown", "", len(rest), vec, last.as_ast()
+    )
+    names: dict[str, str] = {}
+
+    def rename(m: re.Match[str]) -> str:
+        return names.setdefault(m.group(0), f"{m.group(1)}{len(names) + 1}")
+
+    return _standard_arities(_LET_NAME.sub(rename, text))
+
+
+_TOKEN = re.compile(r"\|[^|]*\||;[^\n]*|[()]|[^\s()|;]+")
+# z3 prints a sum, product, conjunction or disjunction of one term as (+ t); SMT-LIB (and cvc5) want >= 2.
+_VARIADIC = frozenset({"+", "*", "and", "or"})
+
+
+def _standard_arities(text: str) -> str:
+    """``text`` with every (+ t), (* t), (and t), (or t) replaced by t; unchanged (z3's layout) if there is none.
+
+    >>> _standard_arities("(assert (> (+ (* x)) 0.0))\n(check-sat)")
+    '(assert (> x 0.0))\n(check-sat)'
+    """
+    if not re.search(r"\((?:[+*]|and|or)\s", text):
+        return text
+    stack: list[list[object]] = [[]]
+    changed = False
+    for tok in _TOKEN.findall(text):
+        if tok.startswith(";"):
+            stack[-1].append(tok)
+        elif tok == "(":
+            stack.append([])
+        elif tok == ")":
+            node = stack.pop()
+            if len(node) == 2 and node[0] in _VARIADIC:
+                stack[-1].append(node[1])
+                changed = True
+            else:
+                stack[-1].append(node)
+        else:
+            stack[-1].append(tok)
+    if not changed:
+        return text
+
+    def show(node: object) -> str:
+        return node if isinstance(node, str) else "(" + " ".join(show(x) for x in node) + ")"
+
+    return "\n".join(show(x) for x in stack[0])
+
+
+def export(assertions: list[z3.BoolRef], logic: str | None = None) -> Path:
+    """Write the query to ``EXPORT_DIR/<sha256[:16]>.smt2`` (atomically; an existing file is the same text)."""
+    text = smt2_text(assertions, logic)
+    path = EXPORT_DIR / f"{hashlib.sha256(text.encode()).hexdigest()[:16]}.smt2"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    return path
+
+
+def cvc5_decide_file(path: str | os.PathLike[str], timeout_ms: int) -> tuple[str, str]:
+    """cvc5 on one SMT-LIB file, in this process: ("sat" | "unsat" | "unknown" | "error", reason)."""
+    import cvc5
+
+    tm = cvc5.TermManager()
+    solver = cvc5.Solver(tm)
+    solver.setOption("tlimit-per", str(max(1, int(timeout_ms))))
+    for key, value in CVC5_OPTIONS.items():
+        solver.setOption(key, value)
+    sm = cvc5.SymbolManager(tm)
+    parser = cvc5.InputParser(solver, sm)
+    answer: tuple[str, str] = ("error", "the file has no check-sat")
+    try:
+        parser.setFileInput(cvc5.InputLanguage.SMT_LIB_2_6, str(path))
+        while True:
+            cmd = parser.nextCommand()
+            if cmd.isNull():
+                break
+            if cmd.getCommandName() != "check-sat":
+                cmd.invoke(solver, sm)
+                continue
+            result = solver.checkSat()
+            if result.isUnsat():
+                answer = (UNSAT, "")
+            elif result.isSat():
+                answer = (SAT, "")
+            else:
+                answer = (UNKNOWN, str(result.getUnknownExplanation()).removeprefix("UnknownExplanation.").lower())
+    except RuntimeError as exc:  # cvc5's parse and API errors
+        return "error", " ".join(str(exc).split())
+    return answer
+
+
+class _Helper:
+    """cvc5 in a child process (``python -m udpm.smt --serve``), so that a run-away cvc5 can be killed."""
+
+    def __init__(self) -> None:
+        self.proc: subprocess.Popen[str] | None = None
+        self.owner = 0
+
+    def ask(self, path: Path, timeout_s: float) -> tuple[str, str]:
+        if self.proc is None or self.owner != os.getpid() or self.proc.poll() is not None:
+            self.start()
+        assert self.proc is not None and self.proc.stdin is not None and self.proc.stdout is not None
+        bound = timeout_s + GRACE_S
+        try:
+            self.proc.stdin.write(json.dumps({"file": str(path), "ms": max(1, int(timeout_s * 1000))}) + "\n")
+            self.proc.stdin.flush()
+            ready, _, _ = select.select([self.proc.stdout], [], [], bound)
+            line = self.proc.stdout.readline() if ready else None
+        except OSError as exc:
+            self.stop()
+            return "error", f"the cvc5 helper failed: {exc}"
+        except BaseException:  # Ctrl-C, a check's wall-clock bound: the helper is mid-query, drop it
+            self.stop()
+            raise
+        if line is None:
+            self.stop()
+            return UNKNOWN, f"killed after {bound:g} s"
+        if not line:
+            self.stop()
+            return "error", "the cvc5 helper died"
+        reply = json.loads(line)
+        return reply["answer"], reply["reason"]
+
+    def start(self) -> None:
+        root = str(Path(__file__).resolve().parent.parent)
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p)}
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "udpm.smt", "--serve"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env=env,
+            cwd=root,
+        )
+        self.owner = os.getpid()
+
+    def stop(self) -> None:
+        if self.proc is not None and self.owner == os.getpid():
+            with contextlib.suppress(OSError):
+                self.proc.kill()
+                self.proc.wait()
+        self.proc = None
+
+
+_HELPER = _Helper()
+
+
+# cvc5's answers in this process, by (file, time bound): a query met again (the same text) is not re-solved.
+_ANSWERS: dict[tuple[str, int], tuple[str, str]] = {}
+
+
+def run_cvc5(path: Path, timeout_s: float) -> tuple[str, str]:
+    """cvc5's answer on the exported file, within ``timeout_s`` (+ GRACE_S): "error" is read as unknown."""
+    key = (path.name, max(1, int(timeout_s * 1000)))
+    if key not in _ANSWERS:
+        answer, reason = _HELPER.ask(path, timeout_s)
+        _ANSWERS[key] = (UNKNOWN, f"error: {reason}") if answer == "error" else (answer, reason)
+    return _ANSWERS[key]
+
+
+def _serve() -> None:
+    """The helper's loop: one JSON request per line in, one JSON answer per line out."""
+    for line in sys.stdin:
+        request = json.loads(line)
+        # A hard bound if cvc5 ignores tlimit-per and the parent is gone: SIGALRM's default action ends the process.
+        signal.alarm(int(request["ms"] / 1000 + GRACE_S) + 2)
+        answer, reason = cvc5_decide_file(request["file"], request["ms"])
+        signal.alarm(0)
+        sys.stdout.write(json.dumps({"answer": answer, "reason": reason}) + "\n")
+        sys.stdout.flush()
+
+
+def second_opinions() -> dict[str, int]:
+    """What both solvers said on every decide() of this process since reset_second_opinions(), counted."""
+    return dict(sorted(_TALLY.items()))
+
+
+def reset_second_opinions() -> None:
+    _TALLY.clear()
+
+
+def second_opinion_summary() -> str:
+    """One line for a claim record of what cvc5 said, e.g.
+    '3 SMT queries, cvc5 agreed on 2 (2 unsat); 1 on z3 alone (cvc5 unknown (timeout))'.
+
+    Counts are per process since reset_second_opinions(): call reset before a check and this after it.
+    """
+    total = sum(_TALLY.values())
+    if not total:
+        return "no SMT queries"
+    agreed = {a: sum(c for k, c in _TALLY.items() if k == f"z3 {a}, cvc5 {a}") for a in (UNSAT, SAT)}
+    parts = [f"{total} SMT quer{'y' if total == 1 else 'ies'}, cvc5 agreed on {agreed[UNSAT] + agreed[SAT]}"]
+    parts[0] += " (" + ", ".join(f"{c} {a}" for a, c in agreed.items() if c) + ")" if any(agreed.values()) else ""
+    for key, count in sorted(_TALLY.items()):
+        z3_said, cvc5_said = key.split(", ", 1)
+        if key.startswith("z3 unknown"):
+            parts.append(f"{count} {'on cvc5 alone' if cvc5_said == 'cvc5 unsat' else 'undecided'} ({key})")
+        elif cvc5_said.startswith("cvc5 unknown"):
+            parts.append(f"{count} on z3 alone ({cvc5_said})")
+        elif z3_said.removeprefix("z3 ") != cvc5_said.removeprefix("cvc5 "):
+            parts.append(f"{count} disagreed ({key})")
+    return "; ".join(parts)
 
 
 @contextlib.contextmanager
@@ -102,3 +411,32 @@ def model_value(model: z3.ModelRef, term: z3.ExprRef) -> str:
     if z3.is_algebraic_value(v):
         return str(v.approx(20)) + " (algebraic)"
     return str(v)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m udpm.smt FILE...``: decide exported files with z3 and cvc5; exit 1 if any two disagree."""
+    p = argparse.ArgumentParser(prog="python -m udpm.smt", description=main.__doc__)
+    p.add_argument("files", nargs="*", type=Path, help="SMT-LIB 2 files, e.g. build/smt/*.smt2")
+    p.add_argument("--timeout", type=float, default=60.0, metavar="S", help="seconds per solver and file (60)")
+    p.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
+    args = p.parse_args(argv)
+    if args.serve:
+        _serve()
+        return 0
+    disagreements = 0
+    for path in args.files:
+        solver = z3.Solver()
+        solver.set("timeout", max(1, int(args.timeout * 1000)))
+        started = time.monotonic()
+        solver.from_file(str(path))
+        first = str(solver.check())
+        second, why = run_cvc5(path, args.timeout)
+        disagreements += {first, second} == {SAT, UNSAT}
+        said = f"{second} ({why})" if why else second
+        print(f"{path}: z3 {first}, cvc5 {said}  ({time.monotonic() - started:.2f} s)")
+    _HELPER.stop()
+    return 1 if disagreements else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
