@@ -41,7 +41,7 @@ def fake(monkeypatch, tmp_path):
     answer = {"answer": z3.unknown, "reason": "timeout"}
     # z3 is faked here: the second solver (tests/test_smt_second_solver.py) says unknown, so z3's answer stands
     monkeypatch.setattr(smt, "EXPORT_DIR", tmp_path)
-    monkeypatch.setattr(smt, "run_cvc5", lambda path, timeout_s: ("unknown", "stubbed"))
+    monkeypatch.setattr(smt, "start_cvc5", lambda path, timeout_s: lambda: ("unknown", "stubbed"))
     monkeypatch.setattr(smt.z3, "Solver", lambda: FakeSolver(**answer))
     monkeypatch.setattr(smt.z3, "SolverFor", lambda logic: FakeSolver(logic=logic, **answer))
     return answer

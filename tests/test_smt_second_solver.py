@@ -22,9 +22,9 @@ def cvc5_says(monkeypatch, answer, reason=""):
 
     def fake(path, timeout_s):
         asked.append(path)
-        return answer, reason
+        return lambda: (answer, reason)
 
-    monkeypatch.setattr(smt, "run_cvc5", fake)
+    monkeypatch.setattr(smt, "start_cvc5", fake)
     return asked
 
 

@@ -67,7 +67,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -81,8 +81,11 @@ KEYBOARD = "interrupted from keyboard"
 # Where every query is exported; tests point it elsewhere.
 EXPORT_DIR = Path(__file__).resolve().parent.parent / "build" / "smt"
 
-# cvc5 gets the same time bound as z3; its helper process is killed this much later.
-GRACE_S = 2.0
+# cvc5's time bound: z3's, but at most CVC5_TIMEOUT_S (a query cvc5 cannot do would otherwise cost the whole
+# bound on top of z3's answer), and z3's full bound when z3 answered unknown (then the verdict is cvc5's).
+# cvc5 does not always honour its own bound (tlimit-per): its helper is killed GRACE_S later.
+CVC5_TIMEOUT_S = 5.0
+GRACE_S = 1.0
 
 # Cylindrical algebraic coverings: cvc5's complete procedure for nonlinear real arithmetic (without it,
 # cvc5 answers unknown on a sat query as plain as x*x = 2).
@@ -120,6 +123,8 @@ def decide(assertions: Iterable[z3.BoolRef], timeout_s: float, logic: str | None
     solver = z3.SolverFor(logic) if logic else z3.Solver()
     solver.set("timeout", max(1, int(timeout_s * 1000)))
     solver.add(*assertions)
+    bound = min(timeout_s, CVC5_TIMEOUT_S)
+    cvc5_answer = start_cvc5(path, bound)  # cvc5 solves while z3 does
     answer = solver.check()
     first = UNSAT if answer == z3.unsat else SAT if answer == z3.sat else UNKNOWN
     reason = ""
@@ -127,7 +132,9 @@ def decide(assertions: Iterable[z3.BoolRef], timeout_s: float, logic: str | None
         reason = solver.reason_unknown()
         if KEYBOARD in reason:
             raise KeyboardInterrupt
-    second, why = run_cvc5(path, timeout_s)
+    second, why = cvc5_answer()
+    if first == UNKNOWN and second == UNKNOWN and bound < timeout_s:  # the verdict is cvc5's: give it z3's bound
+        second, why = run_cvc5(path, timeout_s)
     said = f"cvc5 {second}" + (f" ({why})" if second == UNKNOWN else "")
     _TALLY[f"z3 {first}, {said}"] += 1
     if {first, second} == {SAT, UNSAT}:
@@ -181,36 +188,41 @@ _VARIADIC = frozenset({"+", "*", "and", "or"})
 
 
 def _standard_arities(text: str) -> str:
-    """``text`` with every (+ t), (* t), (and t), (or t) replaced by t; unchanged (z3's layout) if there is none.
+    """``text`` with every (+ t), (* t), (and t), (or t) replaced by t, z3's layout kept otherwise.
 
-    >>> _standard_arities("(assert (> (+ (* x)) 0.0))\n(check-sat)")
-    '(assert (> x 0.0))\n(check-sat)'
+    >>> _standard_arities("(assert (> (+ (* x)) 0.0))")
+    '(assert (>   x 0.0))'
     """
     if not re.search(r"\((?:[+*]|and|or)\s", text):
         return text
-    stack: list[list[object]] = [[]]
-    changed = False
-    for tok in _TOKEN.findall(text):
+    drop: list[tuple[int, int]] = []
+    # per open parenthesis: its span, its number of elements, its head and the head's span
+    stack: list[list] = []
+    for m in _TOKEN.finditer(text):
+        tok = m.group()
         if tok.startswith(";"):
-            stack[-1].append(tok)
-        elif tok == "(":
-            stack.append([])
+            continue
+        if tok == "(":
+            if stack:
+                stack[-1][1] += 1
+            stack.append([m.span(), 0, None, None])
         elif tok == ")":
-            node = stack.pop()
-            if len(node) == 2 and node[0] in _VARIADIC:
-                stack[-1].append(node[1])
-                changed = True
-            else:
-                stack[-1].append(node)
-        else:
-            stack[-1].append(tok)
-    if not changed:
+            opened, count, head, head_span = stack.pop()
+            if count == 2 and head in _VARIADIC:
+                drop += [opened, head_span, m.span()]
+        elif stack:
+            top = stack[-1]
+            if top[1] == 0:
+                top[2], top[3] = tok, m.span()
+            top[1] += 1
+    if not drop:
         return text
-
-    def show(node: object) -> str:
-        return node if isinstance(node, str) else "(" + " ".join(show(x) for x in node) + ")"
-
-    return "\n".join(show(x) for x in stack[0])
+    parts, at = [], 0
+    for begin, end in sorted(drop):
+        parts.append(text[at:begin])
+        at = end
+    parts.append(text[at:])
+    return "".join(parts)
 
 
 def export(assertions: list[z3.BoolRef], logic: str | None = None) -> Path:
@@ -261,21 +273,40 @@ def cvc5_decide_file(path: str | os.PathLike[str], timeout_ms: int) -> tuple[str
 
 
 class _Helper:
-    """cvc5 in a child process (``python -m udpm.smt --serve``), so that a run-away cvc5 can be killed."""
+    """cvc5 in a child process (``python -m udpm.smt --serve``), so that a run-away cvc5 can be killed.
+
+    A request is sent (:meth:`send`) before z3 starts on the same query, so the two solve side by side;
+    :meth:`receive` waits for the answer.  A request whose answer is never read (z3 raised, Ctrl-C)
+    leaves the helper mid-query: the next :meth:`send` replaces it.
+    """
 
     def __init__(self) -> None:
         self.proc: subprocess.Popen[str] | None = None
         self.owner = 0
+        self.deadline: float | None = None  # of the request in flight
+        self.bound = 0.0
 
-    def ask(self, path: Path, timeout_s: float) -> tuple[str, str]:
-        if self.proc is None or self.owner != os.getpid() or self.proc.poll() is not None:
+    def send(self, path: Path, timeout_s: float) -> str | None:
+        """Start cvc5 on ``path``; None, or why the helper failed."""
+        if self.deadline is not None or self.proc is None or self.owner != os.getpid() or self.proc.poll() is not None:
+            self.stop()
             self.start()
-        assert self.proc is not None and self.proc.stdin is not None and self.proc.stdout is not None
-        bound = timeout_s + GRACE_S
+        assert self.proc is not None and self.proc.stdin is not None
         try:
             self.proc.stdin.write(json.dumps({"file": str(path), "ms": max(1, int(timeout_s * 1000))}) + "\n")
             self.proc.stdin.flush()
-            ready, _, _ = select.select([self.proc.stdout], [], [], bound)
+        except OSError as exc:
+            self.stop()
+            return f"the cvc5 helper failed: {exc}"
+        self.bound = timeout_s + GRACE_S
+        self.deadline = time.monotonic() + self.bound
+        return None
+
+    def receive(self) -> tuple[str, str]:
+        """The answer to the request in flight, or unknown when it is not in by its deadline (then killed)."""
+        assert self.proc is not None and self.proc.stdout is not None and self.deadline is not None
+        try:
+            ready, _, _ = select.select([self.proc.stdout], [], [], max(0.0, self.deadline - time.monotonic()))
             line = self.proc.stdout.readline() if ready else None
         except OSError as exc:
             self.stop()
@@ -283,9 +314,10 @@ class _Helper:
         except BaseException:  # Ctrl-C, a check's wall-clock bound: the helper is mid-query, drop it
             self.stop()
             raise
+        self.deadline = None
         if line is None:
             self.stop()
-            return UNKNOWN, f"killed after {bound:g} s"
+            return UNKNOWN, f"killed after {self.bound:g} s"
         if not line:
             self.stop()
             return "error", "the cvc5 helper died"
@@ -311,6 +343,7 @@ class _Helper:
                 self.proc.kill()
                 self.proc.wait()
         self.proc = None
+        self.deadline = None
 
 
 _HELPER = _Helper()
@@ -320,13 +353,27 @@ _HELPER = _Helper()
 _ANSWERS: dict[tuple[str, int], tuple[str, str]] = {}
 
 
-def run_cvc5(path: Path, timeout_s: float) -> tuple[str, str]:
-    """cvc5's answer on the exported file, within ``timeout_s`` (+ GRACE_S): "error" is read as unknown."""
+def start_cvc5(path: Path, timeout_s: float) -> Callable[[], tuple[str, str]]:
+    """Start cvc5 on the exported file, within ``timeout_s`` (+ GRACE_S); call the result for its answer.
+
+    The answer is ("sat" | "unsat" | "unknown", reason); a file cvc5 fails on is unknown ("error: ...").
+    """
     key = (path.name, max(1, int(timeout_s * 1000)))
-    if key not in _ANSWERS:
-        answer, reason = _HELPER.ask(path, timeout_s)
-        _ANSWERS[key] = (UNKNOWN, f"error: {reason}") if answer == "error" else (answer, reason)
-    return _ANSWERS[key]
+    if key in _ANSWERS:
+        return lambda: _ANSWERS[key]
+    failed = _HELPER.send(path, timeout_s)
+
+    def answer() -> tuple[str, str]:
+        said, reason = ("error", failed) if failed else _HELPER.receive()
+        _ANSWERS[key] = (UNKNOWN, f"error: {reason}") if said == "error" else (said, reason)
+        return _ANSWERS[key]
+
+    return answer
+
+
+def run_cvc5(path: Path, timeout_s: float) -> tuple[str, str]:
+    """cvc5's answer on the exported file (:func:`start_cvc5`, waited for)."""
+    return start_cvc5(path, timeout_s)()
 
 
 def _serve() -> None:
