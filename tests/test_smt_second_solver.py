@@ -122,6 +122,14 @@ def test_a_real_cvc5_timeout_is_unknown(monkeypatch, export_dir):
     assert smt.run_cvc5(smt.export([x > 1, x < 0]), 10) == ("unsat", "")
 
 
+def test_an_answer_never_read_does_not_answer_the_next_query():
+    a, b, c = z3.Ints("a b c")
+    smt.start_cvc5(smt.export([a * a * a + b * b * b + c * c * c == 33]), 30)  # abandoned, as when z3 raises
+    x = z3.Real("x")
+    assert smt.run_cvc5(smt.export([x > 1]), 10) == ("sat", "")
+    assert smt.run_cvc5(smt.export([x > 1, x < 0]), 10) == ("unsat", "")
+
+
 def test_the_exported_file_is_named_by_its_text_and_gives_z3_the_same_answer(export_dir):
     x, y = z3.Reals("x y")
     for query, answer in [([x > 1, x < 0], z3.unsat), ([x * y == 1, x > y, y > 0], z3.sat)]:

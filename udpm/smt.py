@@ -9,12 +9,12 @@ back into :class:`KeyboardInterrupt`, so an interrupt stops the run.
 
 A second solver.  :func:`decide` exports every query, before solving it, as one
 SMT-LIB 2 file ``build/smt/<hash>.smt2`` (``(set-logic ALL)``, z3's declarations
-and assertions, ``(check-sat)``; the name is the first 16 hex digits of the
-SHA-256 of that text, so a query has the same name in every run).  z3 decides the
-query, and cvc5 then decides that same file (its own parser, in a helper process
-that this module starts once and kills when cvc5 overruns the time bound by more
-than :data:`GRACE_S`; cvc5's own ``tlimit-per`` is set too, but cvc5 does not
-always honour it).  **Every** query is double-checked, whatever z3 answered:
+and assertions, ``(check-sat)``; z3's one-term ``(+ t)``, ``(* t)``, ``(and t)``,
+``(or t)``, which SMT-LIB does not allow, are written ``t``; the name is the first 16 hex digits of the
+SHA-256 of that text, which depends on the query alone, so a query has the same
+name in every run).  cvc5 decides that same file with its own parser, in a helper
+process started once per process, side by side with z3 on the in-memory query.
+**Every** query is double-checked, whatever z3 answers, sat as well as unsat:
 
 * both answer the same (sat or unsat): the outcome rests on both
   (``Outcome.solvers == ("z3", "cvc5")``, ``second_opinion == "cvc5 unsat"``);
@@ -27,9 +27,14 @@ always honour it).  **Every** query is double-checked, whatever z3 answered:
   since callers re-check a ``sat`` through a z3 model, which there is none of;
   both unknown is a :class:`SolverTimeout` naming both.
 
-Nothing is cached: cvc5 runs on every call, also when the file already exists.
+cvc5's time bound is z3's, capped at :data:`CVC5_TIMEOUT_S` while z3 has an answer
+(else z3's full bound), set as ``tlimit-per``; cvc5 does not always honour it, so
+the helper is killed :data:`GRACE_S` after it.  The only shortcut: cvc5 decides
+each distinct file once per process, and a query met again (the same text, the same
+bound) reuses that answer; z3 decides every call.  In the quick run cvc5 agrees on
+every query but one (an unsat it cannot decide in 5 s, which rests on z3 alone).
 :func:`second_opinions` and :func:`second_opinion_summary` tally, per process, what
-cvc5 said.  ``python -m udpm.smt build/smt/*.smt2`` re-decides exported files with
+both said.  ``python -m udpm.smt build/smt/*.smt2`` re-decides exported files with
 both solvers and prints both answers.
 
 :func:`premise_witness` shows that a check's hypotheses are satisfiable,
@@ -55,6 +60,7 @@ True
 from __future__ import annotations
 
 import argparse
+import atexit
 import contextlib
 import hashlib
 import json
@@ -131,6 +137,7 @@ def decide(assertions: Iterable[z3.BoolRef], timeout_s: float, logic: str | None
     if first == UNKNOWN:
         reason = solver.reason_unknown()
         if KEYBOARD in reason:
+            _HELPER.stop()
             raise KeyboardInterrupt
     second, why = cvc5_answer()
     if first == UNKNOWN and second == UNKNOWN and bound < timeout_s:  # the verdict is cvc5's: give it z3's bound
@@ -334,6 +341,7 @@ class _Helper:
             text=True,
             env=env,
             cwd=root,
+            start_new_session=True,  # Ctrl-C reaches this process alone, which kills the helper
         )
         self.owner = os.getpid()
 
@@ -347,6 +355,7 @@ class _Helper:
 
 
 _HELPER = _Helper()
+atexit.register(_HELPER.stop)
 
 
 # cvc5's answers in this process, by (file, time bound): a query met again (the same text) is not re-solved.
@@ -378,6 +387,7 @@ def run_cvc5(path: Path, timeout_s: float) -> tuple[str, str]:
 
 def _serve() -> None:
     """The helper's loop: one JSON request per line in, one JSON answer per line out."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles an interrupt and kills this process
     for line in sys.stdin:
         request = json.loads(line)
         # A hard bound if cvc5 ignores tlimit-per and the parent is gone: SIGALRM's default action ends the process.
