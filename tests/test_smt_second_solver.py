@@ -36,7 +36,21 @@ def test_both_solvers_agree_on_unsat():
     assert out.second_opinion == "cvc5 unsat"
 
 
-def test_both_solvers_agree_on_sat_and_z3s_model_is_kept():
+@pytest.fixture
+def on_sat(monkeypatch):
+    monkeypatch.setattr(smt, "CVC5_ON_SAT", True)
+
+
+def test_by_default_a_sat_is_not_sent_to_cvc5_and_says_so(monkeypatch):
+    x = z3.Real("x")
+    asked = cvc5_says(monkeypatch, "unsat")  # would disagree, were it asked
+    out = smt.decide([x > 1], timeout_s=10)
+    assert out.unsat is False and out.model is not None and asked == []
+    assert out.solvers == ("z3",)
+    assert out.second_opinion == "cvc5 not run (z3 sat: the caller re-checks z3's model exactly)"
+
+
+def test_both_solvers_agree_on_sat_and_z3s_model_is_kept(on_sat):
     x = z3.Real("x")
     out = smt.decide([x * x == 2, x > 0], timeout_s=10)  # nonlinear, irrational model
     assert out.unsat is False
@@ -51,7 +65,7 @@ def test_nonlinear_unsat_and_an_integer_query_are_decided_by_both():
     assert out.unsat and out.second_opinion == "cvc5 unsat"
 
 
-def test_a_disagreement_is_an_error_naming_both_answers_and_the_file(monkeypatch, export_dir):
+def test_a_disagreement_is_an_error_naming_both_answers_and_the_file(monkeypatch, export_dir, on_sat):
     x = z3.Real("x")
     asked = cvc5_says(monkeypatch, "sat")
     with pytest.raises(SolverDisagreement) as e:
@@ -66,7 +80,7 @@ def test_a_disagreement_is_an_error_naming_both_answers_and_the_file(monkeypatch
         smt.premise_witness([x > 1], timeout_s=10, what="demo")
 
 
-def test_cvc5_unknown_leaves_z3s_verdict_standing_and_says_so(monkeypatch):
+def test_cvc5_unknown_leaves_z3s_verdict_standing_and_says_so(monkeypatch, on_sat):
     x = z3.Real("x")
     cvc5_says(monkeypatch, "unknown", "timeout")
     out = smt.decide([x > 1, x < 0], timeout_s=10)
@@ -172,15 +186,19 @@ def test_summary_counts_what_both_solvers_said(monkeypatch):
     assert smt.second_opinion_summary() == "no SMT queries"
     smt.decide([x > 1, x < 0], timeout_s=10)
     smt.decide([x > 1], timeout_s=10)
+    monkeypatch.setattr(smt, "CVC5_ON_SAT", True)
+    smt.decide([x > 3], timeout_s=10)
     cvc5_says(monkeypatch, "unknown", "timeout")
     smt.decide([x > 2, x < 0], timeout_s=10)
     assert smt.second_opinions() == {
+        "z3 sat, cvc5 not run (z3 sat: the caller re-checks z3's model exactly)": 1,
         "z3 sat, cvc5 sat": 1,
         "z3 unsat, cvc5 unknown (timeout)": 1,
         "z3 unsat, cvc5 unsat": 1,
     }
     assert smt.second_opinion_summary() == (
-        "3 SMT queries, cvc5 agreed on 2 (1 unsat, 1 sat); 1 on z3 alone (cvc5 unknown (timeout))"
+        "4 SMT queries, cvc5 agreed on 2 (1 unsat, 1 sat); 1 sat on z3 alone (cvc5 not run on a sat); "
+        "1 on z3 alone (cvc5 unknown (timeout))"
     )
     smt.reset_second_opinions()
 
