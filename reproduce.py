@@ -32,7 +32,7 @@ from udpm import expectations
 from udpm.annotations import emit as emit_annotations
 from udpm.certificates import export_certificates
 from udpm.claims import Context, Status, catalog, dependency_order, judge, load_checkers, run_check, select
-from udpm.errors import HarnessError, InvalidInput
+from udpm.errors import HarnessError
 from udpm.junit import write_junit
 from udpm.report import PAPERS, Outcome, document, errata_markdown, problems_of, schema_problems, summary
 from udpm.tables import PAPER_TABLES
@@ -80,19 +80,6 @@ def _run_one(job: tuple[str, Context]) -> tuple[str, object, float]:
     return cid, found, seconds
 
 
-def check_output_path(path: Path | None, flag: str = "--json") -> None:
-    """Refuse, before any check runs, an output path that cannot be written."""
-    if path is None:
-        return
-    if path.is_dir():
-        raise InvalidInput(f"{flag} {path}: is a directory")
-    parent = path.parent if str(path.parent) else Path(".")
-    if not parent.is_dir():
-        raise InvalidInput(f"{flag} {path}: the directory {parent} does not exist")
-    if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise InvalidInput(f"{flag} {path}: not writable")
-
-
 def run_checks(ids: list[str], ctx: Context, jobs: int) -> dict[str, tuple[object, float]]:
     """Every check of ``ids`` (dependencies included), serially or on a process pool; Ctrl-C stops all."""
     found: dict[str, tuple[object, float]] = {}
@@ -132,8 +119,8 @@ def list_claims() -> int:
 def run(args: argparse.Namespace) -> int:
     claims = catalog()
     ids = select(list(claims), args.only, args.paper)
-    check_output_path(args.json)
-    check_output_path(args.junit, "--junit")
+    expectations.check_output_path(args.json)
+    expectations.check_output_path(args.junit, "--junit")
     load_checkers()
     ctx = Context(args.quick, args.seed, args.solver_timeout, args.claim_timeout)
     stored = expectations.load()

@@ -22,13 +22,13 @@ import csv
 import importlib.util
 import io
 import json
-import os
 import re
 import sys
 from fractions import Fraction
 from pathlib import Path
 
 from .errors import HarnessError, InvalidInput, SolverTimeout
+from .expectations import check_output_path
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INCONCLUSIVE = 0, 1, 2, 3
 ROOT = Path(__file__).resolve().parent.parent
@@ -119,19 +119,6 @@ def _loss(spec: str) -> object:
     if Path(spec).suffix.lower() in (".json", ".csv"):
         return read_matrix(spec, None, key="loss")
     return spec
-
-
-def check_output_path(path: Path | None, flag: str) -> None:
-    """Refuse, before any work, an output path that cannot be written."""
-    if path is None:
-        return
-    if path.is_dir():
-        raise InvalidInput(f"{flag} {path}: is a directory")
-    parent = path.parent if str(path.parent) else Path(".")
-    if not parent.is_dir():
-        raise InvalidInput(f"{flag} {path}: the directory {parent} does not exist")
-    if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise InvalidInput(f"{flag} {path}: not writable")
 
 
 def audit_main(argv: list[str]) -> int:

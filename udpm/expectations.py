@@ -19,7 +19,7 @@ import tempfile
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
-from .errors import ExpectationsError
+from .errors import ExpectationsError, InvalidInput
 from .evidence import Result, Status
 from .tables import PAPER_TABLES, ROOT
 
@@ -97,6 +97,19 @@ def _grid(grid: Mapping | None) -> str:
     from .evidence import grid_text
 
     return "; ".join(f"{kind}: {grid_text(rows, kind)}" for kind, rows in (grid or {}).items()) or "(none)"
+
+
+def check_output_path(path: Path | None, flag: str = "--json") -> None:
+    """Refuse, before any work, an output path that cannot be written (a one-line InvalidInput)."""
+    if path is None:
+        return
+    if path.is_dir():
+        raise InvalidInput(f"{flag} {path}: is a directory")
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        raise InvalidInput(f"{flag} {path}: the directory {parent} does not exist")
+    if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise InvalidInput(f"{flag} {path}: not writable")
 
 
 def atomic_write(path: Path, text: str) -> None:
