@@ -23,7 +23,7 @@ from udpm.certify import Certified, column_label, solve, vertex_reduced_costs
 from udpm.claims import Context, Findings, checks
 from udpm.instances import BOUNDED, SAMPLED
 from udpm.mechanisms import truncated_geometric
-from udpm.programs import Constraint, LinearProgram, bayesian_lp
+from udpm.programs import bayesian_lp, remap_existence_lp
 from udpm.remaps import compose, deterministic_remap
 from udpm.users import BayesianUser, Loss
 
@@ -187,25 +187,7 @@ def closed_form_n2(ctx: Context) -> str:
 
 def remap_exists(x: Matrix, target: Matrix, timeout_s: float) -> tuple[bool, Certified]:
     """Is there a stochastic Y with X·Y = target?  Certified phase-1 LP: min sum |X·Y - target| (> 0: no)."""
-    rows_n, rr, cols = len(x), len(x[0]), len(target[0])
-    names = [f"y[{r},{j}]" for r in range(rr) for j in range(cols)]
-    dev = len(names)
-    names += [f"s+[{i},{j}]" for i in range(rows_n) for j in range(cols)]
-    names += [f"s-[{i},{j}]" for i in range(rows_n) for j in range(cols)]
-    rows = [Constraint(tuple((r * cols + j, F(1)) for j in range(cols)), "=", F(1), f"Y row {r}") for r in range(rr)]
-    for i in range(rows_n):
-        for j in range(cols):
-            k = i * cols + j
-            coeffs = (
-                *tuple((r * cols + j, x[i][r]) for r in range(rr) if x[i][r]),
-                (dev + k, F(1)),
-                (dev + rows_n * cols + k, F(-1)),
-            )
-            rows.append(Constraint(coeffs, "=", target[i][j], f"(XY)[{i},{j}]"))
-    obj = tuple((j, F(1)) for j in range(dev, len(names)))
-    cert = solve(
-        LinearProgram(tuple(names), obj, tuple(rows), "remap existence"), timeout_s=timeout_s, decide_unique=False
-    )
+    cert = solve(remap_existence_lp(x, target), timeout_s=timeout_s, decide_unique=False)
     return cert.objective == 0, cert
 
 

@@ -102,3 +102,29 @@ def bayesian_lp(user: BayesianUser, alpha: object) -> LinearProgram:
         coeffs = tuple((v[mechanism_var(i, j)], Fraction(1)) for j in range(n + 1))
         rows.append(Constraint(coeffs, "=", Fraction(1), f"(6) i={i}"))
     return LinearProgram(names, objective, tuple(rows), "grs2011 (3)-(7)")
+
+
+def remap_existence_lp(x: Sequence[Sequence[Fraction]], target: Sequence[Sequence[Fraction]]) -> LinearProgram:
+    """Phase 1 for "is target a post-processing of x": min sum |x·Y - target| over stochastic Y.
+
+    Variables: Y's entries y[r,j] first (row-major), then the deviations s+ and s-.  Optimum 0 gives a Y
+    exactly; an optimum > 0 proves that no stochastic Y exists.
+    """
+    rows_n, rr, cols = len(x), len(x[0]), len(target[0])
+    names = [f"y[{r},{j}]" for r in range(rr) for j in range(cols)]
+    dev = len(names)
+    names += [f"s+[{i},{j}]" for i in range(rows_n) for j in range(cols)]
+    names += [f"s-[{i},{j}]" for i in range(rows_n) for j in range(cols)]
+    one = Fraction(1)
+    rows = [Constraint(tuple((r * cols + j, one) for j in range(cols)), "=", one, f"Y row {r}") for r in range(rr)]
+    for i in range(rows_n):
+        for j in range(cols):
+            k = i * cols + j
+            coeffs = (
+                *((r * cols + j, Fraction(x[i][r])) for r in range(rr) if x[i][r]),
+                (dev + k, one),
+                (dev + rows_n * cols + k, -one),
+            )
+            rows.append(Constraint(coeffs, "=", Fraction(target[i][j]), f"(XY)[{i},{j}]"))
+    objective = tuple((j, one) for j in range(dev, len(names)))
+    return LinearProgram(tuple(names), objective, tuple(rows), "remap existence: min sum |X Y - target|")

@@ -48,7 +48,7 @@ from .errors import CertificationFailed, InvalidInput, InvalidMatrix
 from .exact_inputs import TOLERANCE, Conversion, exact_alpha, exact_matrix, make_user
 from .mechanisms import truncated_geometric
 from .privacy import Violation, dp_violations
-from .programs import Constraint, LinearProgram, bayesian_lp
+from .programs import bayesian_lp, remap_existence_lp
 from .remaps import posterior_loss
 from .users import BayesianUser, Loss, LossValue
 from .validate import Matrix, show
@@ -83,30 +83,11 @@ def best_remap(x: Matrix, user: BayesianUser) -> tuple[LossValue, list[int]]:
 
 def _remap_lp(t: Matrix, x: Matrix, timeout_s: float) -> tuple[Matrix | None, Certified]:
     """Certified phase-1 LP: min sum |T·Y - X| over stochastic Y; 0 gives Y exactly, > 0 proves no Y exists."""
-    rows_n, rr, cols = len(t), len(t[0]), len(x[0])
-    names = [f"y[{r},{j}]" for r in range(rr) for j in range(cols)]
-    dev = len(names)
-    names += [f"s+[{i},{j}]" for i in range(rows_n) for j in range(cols)]
-    names += [f"s-[{i},{j}]" for i in range(rows_n) for j in range(cols)]
-    rows = [
-        Constraint(tuple((r * cols + j, Fraction(1)) for j in range(cols)), "=", Fraction(1), f"Y row {r}")
-        for r in range(rr)
-    ]
-    for i in range(rows_n):
-        for j in range(cols):
-            k = i * cols + j
-            coeffs = (
-                *((r * cols + j, t[i][r]) for r in range(rr) if t[i][r]),
-                (dev + k, Fraction(1)),
-                (dev + rows_n * cols + k, Fraction(-1)),
-            )
-            rows.append(Constraint(coeffs, "=", x[i][j], f"(TY)[{i},{j}]"))
-    obj = tuple((j, Fraction(1)) for j in range(dev, len(names)))
-    lp = LinearProgram(tuple(names), obj, tuple(rows), "remap existence: min sum |T Y - X|")
-    cert = solve(lp, timeout_s=timeout_s, decide_unique=False)
+    cols = len(x[0])
+    cert = solve(remap_existence_lp(t, x), timeout_s=timeout_s, decide_unique=False)
     if cert.objective != 0:
         return None, cert
-    y = [list(cert.x[r * cols : (r + 1) * cols]) for r in range(rr)]
+    y = [list(cert.x[r * cols : (r + 1) * cols]) for r in range(len(t[0]))]
     return y, cert
 
 
