@@ -35,7 +35,6 @@ from proofs.signatures_encoding import (
     _val,
     search,
 )
-from proofs.signatures_encoding import fresh_z3 as fresh_z3
 from proofs.signatures_encoding import is_vertex as is_vertex
 from udpm import linalg
 from udpm.claims import Context, Findings, checks
@@ -53,7 +52,7 @@ from udpm.signatures import (
     render,
     signature,
 )
-from udpm.smt import decide, premise_witness
+from udpm.smt import decide, fresh_context, premise_witness
 
 F = Fraction
 ALPHAS = (F(1, 2), F(1, 3), F(2, 3), F(1, 10), F(9, 10))
@@ -247,7 +246,7 @@ def entry_binding_table(
 
     Returns (table, '', witnesses) when every symbol fixes its binding set, else (None, counterexample, ...).
     Each symbol's premises (domain and symbol) are first shown satisfiable (premise_witness)."""
-    with fresh_z3():
+    with fresh_context():
         al, p, q = z3.Reals("alpha p q")
         dom = [al > 0, al <= 1 if alpha_max_inclusive else al < 1, p >= 0, q >= 0, p - al * q >= 0, q - al * p >= 0]
         symbols = {

@@ -75,9 +75,6 @@ F = Fraction
 CEGAR_CAP = 2000  # non-vertex models excluded before giving up (inconclusive)
 
 
-fresh_z3 = fresh_context  # a search's models depend on its query alone (udpm.smt.fresh_context)
-
-
 # --- the encoding ------------------------------------------------------------------------------
 
 
@@ -654,7 +651,7 @@ def search(
         prop.vertex if vertex is None else vertex,
         prop.s_at_most_z,
     )
-    with fresh_z3():
+    with fresh_context():  # a search's models depend on its query alone
         e = Encoding(n, a, optimal=prop.optimal, full_support=full_support, strict=strict)
         premises = list(e.facts)
         if prop.s_at_most_z and prop.vertex:
