@@ -5,6 +5,8 @@
     python reproduce.py --full          # larger n, longer sweeps
     python reproduce.py --list          # every claim id, and whether it is implemented
     python reproduce.py --only 'gs2010.*' --json out.json
+    python reproduce.py --shard 2/5 --json b.json   # every 5th claim, from the 2nd (udpm.shards)
+    python reproduce.py merge a.json b.json ... --json all.json
 
 Exit status:
   0    every claim's status, values, errata and grid equal paper_tables/expected.json;
@@ -31,10 +33,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from udpm import expectations
 from udpm.annotations import emit as emit_annotations
 from udpm.certificates import export_certificates
-from udpm.claims import Context, Status, catalog, dependency_order, judge, load_checkers, run_check, select
+from udpm.claims import Context, Status, catalog, dependency_order, load_checkers, run_check, select
 from udpm.errors import HarnessError
 from udpm.junit import write_junit
-from udpm.report import PAPERS, Outcome, document, errata_markdown, problems_of, schema_problems, summary
+from udpm.report import PAPERS, Outcome, document, errata_markdown, schema_problems, summary
+from udpm.shards import golden_problems, judge_in_order, parse_shard, run_metadata, shard_of, with_metadata
 from udpm.tables import PAPER_TABLES
 
 EXIT_OK, EXIT_REGRESSION, EXIT_BAD_INPUT, EXIT_INCONCLUSIVE, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
@@ -50,6 +53,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--paper", choices=PAPERS, metavar="KEY", help=f"one paper: {', '.join(PAPERS)}")
     p.add_argument("--json", type=Path, metavar="PATH", help="write the results document (schema 2)")
     p.add_argument("--junit", type=Path, metavar="PATH", help="write JUnit XML, one test case per claim (for CI)")
+    p.add_argument(
+        "--shard",
+        metavar="K/N",
+        help="run shard K of N: every N-th selected claim from the K-th (dependencies are run, not written); "
+        "merge the documents with 'reproduce.py merge'",
+    )
     size = p.add_mutually_exclusive_group()
     size.add_argument("--quick", dest="quick", action="store_true", default=True, help="CI-sized scopes (default)")
     size.add_argument("--full", dest="quick", action="store_false", help="larger n and longer sweeps")
@@ -60,6 +69,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--update-expected", action="store_true", help="store this run's statuses and values as expected")
     p.add_argument("--report", action="store_true", help="also render build/report.html")
     args = p.parse_args(argv)
+    if args.shard is not None:
+        try:
+            args.shard = parse_shard(args.shard)
+        except HarnessError as exc:
+            p.error(str(exc))
     if args.jobs < 1:
         p.error("--jobs must be >= 1")
     if args.update_expected and not args.quick:
@@ -119,41 +133,35 @@ def list_claims() -> int:
 def run(args: argparse.Namespace) -> int:
     claims = catalog()
     ids = select(list(claims), args.only, args.paper)
+    if args.shard:
+        ids = shard_of(ids, *args.shard)
     expectations.check_output_path(args.json)
     expectations.check_output_path(args.junit, "--junit")
     load_checkers()
     ctx = Context(args.quick, args.seed, args.solver_timeout, args.claim_timeout)
     stored = expectations.load()
-    full_run = not args.only and args.paper is None
+    full_run = not args.only and args.paper is None and args.shard is None
 
     started = time.perf_counter()
     order = dependency_order(ids)
     extra = len(order) - len(ids)
+    shard = f"shard {args.shard[0]}/{args.shard[1]}: " if args.shard else ""
     print(
-        f"checking {len(ids)} claims{f' and {extra} they depend on' if extra else ''}"
+        f"{shard}checking {len(ids)} claims{f' and {extra} they depend on' if extra else ''}"
         f" ({'quick' if args.quick else 'full'}, seed {args.seed})",
         file=sys.stderr,
     )
     found = run_checks(order, ctx, args.jobs)
-    # Verdicts are judged in dependency order, whatever order the checks finished in.
-    statuses: dict[str, Status] = {}
-    verdicts = {}
-    for cid in order:
-        verdicts[cid] = judge(cid, found[cid][0], statuses)
-        statuses[cid] = verdicts[cid].status
+    # Verdicts are judged in dependency order, whatever order the checks finished in; a shard judges the
+    # dependencies it ran for another shard exactly as a serial run does, and writes only its own claims.
+    verdicts = judge_in_order(order, {cid: f for cid, (f, _) in found.items()})
 
     outcomes = []
     for cid in ids:
-        result, seconds = verdicts[cid], found[cid][1]
-        rec = expectations.record(result)
-        want = stored.get(cid)
-        if not args.quick and want is not None:
-            # Golden values are the quick run's; a --full run widens grids, so only statuses and errata compare.
-            want = {**want, "values": rec["values"], "grid": rec["grid"]}
-        golden = [] if args.update_expected else expectations.differences(cid, rec, want)
-        outcomes.append(
-            Outcome(claims[cid], result, seconds, want["status"] if want else None, problems_of(result, golden))
-        )
+        result, seconds, want = verdicts[cid], found[cid][1], stored.get(cid)
+        # --update-expected: no golden diff, this run becomes the golden record
+        problems = golden_problems(cid, result, want, args.quick, compare=not args.update_expected)
+        outcomes.append(Outcome(claims[cid], result, seconds, want["status"] if want else None, problems))
     if args.update_expected:  # refuse before anything is written
         expectations.refuse_unsettled({o.claim.id: expectations.record(o.result) for o in outcomes})
 
@@ -164,7 +172,7 @@ def run(args: argparse.Namespace) -> int:
         "selection": args.only or None,
         "paper": args.paper,
     }
-    text = document(outcomes, run_info)
+    text = with_metadata(document(outcomes, run_info), run_metadata(), args.shard)
     broken = schema_problems(json.loads(text))
     if broken:  # a record the published schema does not describe is a regression of the harness itself
         print("FAILED: the results document does not match udpm/results.schema.json:")
@@ -261,7 +269,12 @@ def print_summary(outcomes: list[Outcome], seconds: float) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     try:
-        args = parse_args(sys.argv[1:] if argv is None else argv)
+        argv = sys.argv[1:] if argv is None else argv
+        if argv[:1] == ["merge"]:
+            from udpm.shards import main as merge_main
+
+            return merge_main(argv, prog="reproduce.py")
+        args = parse_args(argv)
         if args.list:
             return list_claims()
         return run(args)
