@@ -14,7 +14,11 @@ covers every mechanism; but the claims here quantify over every user (a
 continuum of priors and losses), and the users are a finite list (adversarial
 boundary cases, finite grids, random draws from ``ctx.rng``).  So each user
 is one SAMPLED instance per (n, alpha), identified by a digest of its exact
-prior and loss (:func:`user_digest`).
+prior and loss (:func:`user_digest`): the cross-check.
+
+Every user at once, per (n, alpha): :func:`decide_every_user` decides the
+claim over the whole cone of users W = p_i l(i, r) (:mod:`udpm.every_user`),
+one BOUNDED instance per (n, alpha) of :func:`every_user_reach`.
 
 The other universality claims live in :mod:`proofs.remap_optimality` (LP
 (3)-(7), the Bayes remap, Lemmas 5.2 and 5.7) and
@@ -36,8 +40,10 @@ from udpm import linalg
 from udpm.certificates import certificate_of
 from udpm.certify import Certified, sign_of, solve, split_coefficient
 from udpm.claims import Context, Findings, checks
-from udpm.instances import SAMPLED
+from udpm.every_user import LEGAL, SIDED, geometric_for_every_user, user_preferring
+from udpm.instances import BOUNDED, SAMPLED
 from udpm.mechanisms import geometric_tail, geometric_window, truncated_geometric
+from udpm.privacy import dp_violations
 from udpm.programs import bayesian_lp
 from udpm.remaps import compose, deterministic_remap, posterior_loss
 from udpm.users import BayesianUser, Loss, absolute_error, binary_loss, power_loss, squared_error, weighted
@@ -304,6 +310,69 @@ def decide_users(
     return True
 
 
+# ---------------------------------------------------------------- every user, for each (n, alpha)
+
+
+def every_user_reach(ctx: Context) -> list[tuple[int, F]]:
+    """(n, alpha) decided over every user: n <= 3 at the quick alphas; --full n <= 4 at all, n = 5 at 1/2."""
+    if ctx.quick:
+        return [(n, a) for n in (1, 2, 3) for a in ALPHAS]
+    return [(n, a) for n in (1, 2, 3, 4) for a in ALPHAS_FULL] + [(5, F(1, 2))]
+
+
+def decide_every_user(
+    rec: Findings, mechs: Sequence[tuple[str, Matrix]], n: int, a: F, ctx: Context, users: str = LEGAL, **params: object
+) -> bool:
+    """One BOUNDED instance: every listed mechanism is optimal for EVERY user of the cone at (n, alpha).
+
+    T(n, alpha): the reduced costs of its columns, one SMT query per (ray with a negative coordinate, output),
+    each unsat (udpm.every_user).  Every other listed mechanism: alpha-DP, and no user of the cone prefers
+    T's best remap to its own (one query, unsat).  A sat is re-checked exactly into a certified user.
+    Returns False at the first counterexample."""
+    t = truncated_geometric(n, a)
+    with rec.deciding(
+        n=n,
+        alpha=a,
+        kind=BOUNDED,
+        method="reduced costs of T's columns over the user cone (SMT unsat, z3 and cvc5)",
+        covers=f"every prior (zeros allowed) and every {users} loss",
+        users=users,
+        **params,
+    ) as d:
+        verdict = geometric_for_every_user(n, a, users, ctx.solver_timeout)
+        if verdict.counterexample:
+            d.counterexample(f"T(n={n}, alpha={a}) is not optimal for every user: {verdict.counterexample}")
+            return False
+        for label, x in mechs:
+            if x == t:
+                continue
+            bad = dp_violations(x, a)
+            if bad:
+                d.counterexample(f"n={n}, alpha={a}, mechanism {label} is not {a}-DP: {bad[0]}")
+                return False
+            cex = user_preferring(t, x, a, users, ctx.solver_timeout)
+            if cex:
+                d.counterexample(f"mechanism {label}: {cex}")
+                return False
+    return True
+
+
+def every_user_scan(
+    rec: Findings, ctx: Context, mechs_of: Callable[[int, F], list[tuple[str, Matrix]]], users: str = LEGAL
+) -> bool:
+    """decide_every_user at every (n, alpha) of :func:`every_user_reach`; records the cone's premise witness."""
+    for n, a in every_user_reach(ctx):
+        if not decide_every_user(rec, mechs_of(n, a), n, a, ctx, users):
+            return False
+    rec.value(every_user_premise=geometric_for_every_user(2, F(1, 2), users, ctx.solver_timeout).premise)
+    rec.note(
+        "every user, per (n, alpha): the users are the cone W = p_i l(i, r) (legal l, any prior); T is optimal for "
+        "all of them iff no ray of the DP cone has a negative reduced cost in T's basis, one SMT query per (ray, "
+        "output), each unsat; every other listed mechanism: no user of the cone prefers T to it (one unsat)"
+    )
+    return True
+
+
 # ---------------------------------------------------------------- grs2011.cor3.3 / lemma5.11 / grs2009.thm3.1
 
 
@@ -317,11 +386,13 @@ def grid_users(n: int, denom: int) -> list[tuple[str, BayesianUser]]:
 
 
 def universality_scan(
-    ctx: Context, claim: str, mechs_of: Callable[[int, F], list[tuple[str, Matrix]]], grids: bool
+    ctx: Context, claim: str, mechs_of: Callable[[int, F], list[tuple[str, Matrix]]], grids: bool, users: str = LEGAL
 ) -> Findings:
     """Per (n, alpha) and per distinct user (adversarial, random, and at n = 2 the finite grids): one SAMPLED
     instance, holding when every listed mechanism's best remap attains the certified optimum lambda(u)."""
     rec = Findings(claim)
+    if not every_user_scan(rec, ctx, mechs_of, users):
+        return rec
     rng = ctx.rng(claim)
     n_max = 3 if ctx.quick else 5
     certs: list[tuple[str, Certified]] = []
@@ -349,7 +420,7 @@ def universality_scan(
 
 
 def _with_certificate(rec: Findings, certs: list[tuple[str, Certified]]) -> Findings:
-    rec.value(users_decided=len(rec.decisions))
+    rec.value(users_decided=sum(d.instance.kind == SAMPLED for d in rec.decisions))
     rec.certificate = certificate_of({"claim": rec.claim, "instances": len(rec.decisions)}, certs[:2])
     return rec
 
@@ -360,57 +431,51 @@ def cor33_mechanisms(n: int, a: F) -> list[tuple[str, Matrix]]:
 
 @checks("grs2011.cor3.3")
 def geometric_universal(
-    ctx: Context, mechanisms: Callable[[int, F], list[tuple[str, Matrix]]] = cor33_mechanisms
+    ctx: Context, mechanisms: Callable[[int, F], list[tuple[str, Matrix]]] = cor33_mechanisms,
+    users: str = LEGAL,
 ) -> Findings:
     """grs2011 Corollary 3.3: the alpha-geometric and truncated alpha-geometric mechanisms are universally
     utility-maximizing: for every user their best remap attains the optimum of LP (3)-(7)."""
-    return universality_scan(ctx, "grs2011.cor3.3", mechanisms, grids=True)
+    return universality_scan(ctx, "grs2011.cor3.3", mechanisms, grids=True, users=users)
 
 
 @checks("grs2011.lemma5.11")
 def remap_to_t_universal(
-    ctx: Context, mechanisms: Callable[[int, F], list[tuple[str, Matrix]]] = mechanisms_with_remap_to_t
+    ctx: Context, mechanisms: Callable[[int, F], list[tuple[str, Matrix]]] = mechanisms_with_remap_to_t,
+    users: str = LEGAL,
 ) -> Findings:
     """grs2011 Lemma 5.11: if Y o X = T then X is universally utility-maximizing, for ALL priors (zeros allowed)
     and all legal (not necessarily strict) losses -- exactly where the limit argument is needed."""
-    return universality_scan(ctx, "grs2011.lemma5.11", mechanisms, grids=True)
+    return universality_scan(ctx, "grs2011.lemma5.11", mechanisms, grids=True, users=users)
 
 
-def asymmetric_loss_probe(ctx: Context) -> str | None:
-    """Outside the theorem: a loss monotone on each side of i but not a function of |i-r| (gs2010-style).
-    A user for whom T's best remap misses the optimum, or None; recorded as a value, not as an instance."""
-    rng = ctx.rng("grs2009.thm3.1/asymmetric")
-    for n in (2, 3):
-        for a in alphas(ctx):
-            for _ in range(12 if ctx.quick else 40):
-                g_left, g_right = random_legal_g(rng, n), random_legal_g(rng, n)
-                loss = Loss.from_matrix(
-                    [
-                        [gl[i - j] if j < i else gr[j - i] for j in range(n + 1)]
-                        for i, (gl, gr) in enumerate(zip(g_left, g_right))
-                    ]
-                )
-                user = BayesianUser.of(random_prior(rng, n), loss)
-                lam = optimum(user, a, ctx.solver_timeout).objective
-                mu, mapping = best_remap(truncated_geometric(n, a), user)
-                if mu != lam:
-                    return f"n={n}, alpha={a}: T's best remap {mapping} loses {mu} > optimum {lam}; {describe(user)}"
-    return None
+def sided_loss_probe(ctx: Context) -> tuple[str | None, list[tuple[int, F]]]:
+    """Outside the theorem: every loss nondecreasing on each side of i but not a function of |r-i| (gs2010-style).
+    Decided over EVERY such user at small (n, alpha) (udpm.every_user, the "sided" cone); recorded as a value, not
+    as an instance of the claim.  Returns the first counterexample (or None) and the (n, alpha) decided."""
+    reach = [(n, a) for n in (2, 3) for a in alphas(ctx)]
+    for n, a in reach:
+        verdict = geometric_for_every_user(n, a, SIDED, ctx.solver_timeout)
+        if verdict.counterexample:
+            return str(verdict.counterexample), reach
+    return None, reach
 
 
 @checks("grs2009.thm3.1")
 def geometric_minimizes_every_loss(
-    ctx: Context, mechanisms: Callable[[int, F], list[tuple[str, Matrix]]] = cor33_mechanisms
+    ctx: Context, mechanisms: Callable[[int, F], list[tuple[str, Matrix]]] = cor33_mechanisms,
+    users: str = LEGAL,
 ) -> Findings:
     """grs2009 Theorem 3.1: y^u o x^G minimizes u's expected loss over all oblivious alpha-DP mechanisms with
     range N, for every prior and loss monotone in |i-r| (the paper's reading, Section 5)."""
-    rec = universality_scan(ctx, "grs2009.thm3.1", mechanisms, grids=False)
+    rec = universality_scan(ctx, "grs2009.thm3.1", mechanisms, grids=False, users=users)
     if rec.counterexample:
         return rec
-    found = asymmetric_loss_probe(ctx)
-    rec.value(asymmetric_counterexample=found or "none")
+    found, reach = sided_loss_probe(ctx)
+    rec.value(sided_loss_counterexample=found or "none")
     rec.note(
-        "outside the theorem (grs2009 fixes l monotone in |i-r|): for a loss monotone on each side of i but "
-        "asymmetric, " + (f"T is NOT optimal for some user: {found}" if found else "no counterexample found")
+        "outside the theorem (grs2009 fixes l monotone in |i-r|): over every user whose loss is nondecreasing on "
+        f"each side of i, asymmetric allowed, at n in 2..3 and {len(reach) // 2} alphas, "
+        + (f"T is NOT optimal for some user: {found}" if found else "T is optimal for every such user (SMT unsat)")
     )
     return rec

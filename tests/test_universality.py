@@ -60,9 +60,6 @@ def _users_per_cell(ds):
 @pytest.mark.parametrize(
     ("check", "n_text"),
     [
-        (u.geometric_universal, "n<=3"),
-        (u.remap_to_t_universal, "n<=3"),
-        (u.geometric_minimizes_every_loss, "n<=3"),
         (r.user_specific_lp, "n<=4"),
         (r.bayes_remap_optimal, "n<=3"),
         (r.direct_mechanisms_suffice, "n<=3"),
@@ -78,11 +75,28 @@ def test_sampled_claims_record_one_instance_per_user(check, n_text):
     assert cells and all(len(v) >= 1 for v in cells.values())
 
 
+@pytest.mark.parametrize("check", [u.geometric_universal, u.remap_to_t_universal, u.geometric_minimizes_every_loss])
+def test_universality_claims_are_verified_over_every_user_with_sampled_cross_checks(check):
+    rec = check(CTX)
+    res = rec.result()
+    assert res.status is Status.VERIFIED, (res.counterexample, res.notes)
+    assert grid_text(res.grid[str(BOUNDED)]) == f"{ALPHAS}: n<=3"
+    assert grid_text(res.grid[str(SAMPLED)]) == f"{ALPHAS}: n<=3"
+    every = rec.decided(BOUNDED)
+    assert len(every) == 12 and all(dict(d.instance.params)["users"] == "legal" for d in every)
+    assert rec.values["users_decided"] == str(len(rec.decided(SAMPLED)))
+
+
+@pytest.mark.parametrize("check", [u.geometric_universal, u.remap_to_t_universal, u.geometric_minimizes_every_loss])
+def test_a_loss_that_is_not_legal_refutes_the_every_user_check(check):
+    _refuted(check(CTX, users="nonnegative"), "nonnegative user", "certified optimum", "prior")
+
+
 def test_universality_grid_users_are_recorded_at_n_2():
     rec = u.geometric_universal(CTX)
     at = {(d.instance.n, d.instance.alpha) for d in rec.decisions}
-    n2_half = [d for d in rec.decisions if d.instance.n == 2 and d.instance.alpha == "1/2"]
-    n2_third = [d for d in rec.decisions if d.instance.n == 2 and d.instance.alpha == "1/3"]
+    n2_half = [d for d in rec.decided(SAMPLED) if d.instance.n == 2 and d.instance.alpha == "1/2"]
+    n2_third = [d for d in rec.decided(SAMPLED) if d.instance.n == 2 and d.instance.alpha == "1/3"]
     assert (2, "99/100") in at and len(n2_half) > 300 > len(n2_third)  # the n=2 grid ran at 1/2 and 99/100 only
 
 
