@@ -7,7 +7,10 @@ grs2009 Theorem 6.1).
   reduced costs at the nondegenerate vertex T: one BOUNDED instance per
   (n, alpha) covering every gamma.  Certified solves at a few gammas are
   SAMPLED cross-checks.
-* grs2011.thm3.2, cor3.4, grs2009.thm6.1: the mechanisms are a finite list
+* grs2011.thm3.2: per (n, alpha), over every mechanism and every legal user
+  (BOUNDED, :func:`decide_characterization_for_every_x`); the finite lists of
+  mechanisms and users stay as SAMPLED cross-checks.
+* cor3.4, grs2009.thm6.1: the mechanisms are a finite list
   (and every deterministic remap of T), the users a finite sample: SAMPLED.
 """
 
@@ -21,6 +24,8 @@ from udpm import linalg
 from udpm.certificates import certificate_of
 from udpm.certify import Certified, column_label, solve, vertex_reduced_costs
 from udpm.claims import Context, Findings, checks
+from udpm.errors import InvalidMatrix
+from udpm.every_user import LEGAL, optimal_for_every_user
 from udpm.instances import BOUNDED, SAMPLED
 from udpm.mechanisms import truncated_geometric
 from udpm.programs import bayesian_lp, remap_existence_lp
@@ -35,6 +40,7 @@ from .universality import (
     best_remap,
     decide_users,
     describe,
+    every_user_reach,
     expected_loss,
     flat,
     irrational_loss_user,
@@ -236,6 +242,51 @@ def decide_beaten(rec: Findings, mlabel: str, x: Matrix, n: int, a: F, ctx: Cont
             d.inconclusive(f"{mlabel} has no remap to T and no candidate user shows it suboptimal")
 
 
+def decide_characterization_for_every_x(rec: Findings, n: int, a: F, target: Matrix, ctx: Context) -> bool:
+    """Theorem 3.2 at one (n, alpha) over EVERY mechanism X and every legal user, two BOUNDED instances.
+
+    'If': the target is optimal for every legal user (udpm.every_user, SMT unsat over the user cone); an X with a
+    remap Y o X = target has every remap of the target among its own, so it loses no more for any user.
+    'Only if': the uniform-prior binary-loss user (Lemma 5.12, gamma = 0) has a certified UNIQUE optimum U; a
+    universally optimal X attains it after its best remap, so X derives U; U is the target or derives it."""
+    with rec.deciding(
+        n=n,
+        alpha=a,
+        kind=BOUNDED,
+        method="reduced costs of the target's columns over the legal-user cone (SMT unsat, z3 and cvc5)",
+        covers="every X with a remap to the target, every prior and every legal loss",
+        part="if",
+    ) as d:
+        try:
+            v = optimal_for_every_user(target, a, LEGAL, ctx.solver_timeout)
+        except InvalidMatrix as e:
+            d.counterexample(f"n={n}, alpha={a}: the target is not an alpha-DP mechanism: {e}")
+            return False
+        if v.counterexample:
+            d.counterexample(f"the target is not optimal for every legal user: {v.counterexample}")
+            return False
+    with rec.deciding(
+        n=n,
+        alpha=a,
+        kind=BOUNDED,
+        method="certified unique optimum of the uniform-prior binary-loss user",
+        covers="every alpha-DP X optimal for every legal user",
+        part="only if",
+    ) as d:
+        user = gamma_user(n, F(0))
+        opt = optimum(user, a, ctx.solver_timeout, unique=True)
+        u = opt.matrix(n + 1, n + 1)
+        if not opt.unique:
+            d.inconclusive(f"n={n}, alpha={a}: the binary-loss user's optimum is not unique; no 'only if' argument")
+        elif u != target and not remap_exists(u, target, ctx.solver_timeout)[0]:
+            d.counterexample(
+                f"n={n}, alpha={a}: every universally optimal X derives the unique optimum U of {describe(user)}, "
+                f"U = {linalg.fmt_matrix(u)}, and U has no remap to the target (certified)"
+            )
+            return False
+    return True
+
+
 @checks("grs2011.thm3.2")
 def main_characterization(ctx: Context, target_alpha: Callable[[F], F] = lambda a: a) -> Findings:
     """grs2011 Theorem 3.2: X is universally utility-maximizing iff some remap Y gives Y o X = T.  'If': the
@@ -243,6 +294,9 @@ def main_characterization(ctx: Context, target_alpha: Callable[[F], F] = lambda 
     user); 'only if': each mechanism with no remap to T (certified infeasibility) is strictly beaten for an
     exhibited user (one instance per mechanism)."""
     rec = Findings("grs2011.thm3.2")
+    for n, a in every_user_reach(ctx):
+        if not decide_characterization_for_every_x(rec, n, a, truncated_geometric(n, target_alpha(a)), ctx):
+            return rec
     rng = ctx.rng("grs2011.thm3.2")
     n_max = 3 if ctx.quick else 4
     certs: list[tuple[str, Certified]] = []
@@ -264,6 +318,8 @@ def main_characterization(ctx: Context, target_alpha: Callable[[F], F] = lambda 
             if not decide_users(rec, with_remap, users, n, a, ctx, certs, part="if"):
                 return rec
     rec.note(
+        "every X and every legal user, per (n, alpha): 'if' by T's optimality over the whole user cone, 'only if' "
+        "by the certified unique optimum of the uniform binary-loss user; cross-checks: "
         "'if' (one sampled instance per user): T, the lumped geometric mechanism, split/permuted T have a certified "
         "remap to T and attain lambda(u); 'only if' (one per mechanism): merged-output T, T(n, (1+alpha)/2), "
         "(T + reversed T)/2, randomized response have no remap (certified phase-1 LP > 0) and a user with "

@@ -64,7 +64,6 @@ def _users_per_cell(ds):
         (r.bayes_remap_optimal, "n<=3"),
         (r.direct_mechanisms_suffice, "n<=3"),
         (r.optimal_vertex_exists, "n<=4"),
-        (c.main_characterization, "n<=3"),
         (c.permutations_of_t, "n<=3"),
         (c.uniqueness_up_to_permutation, "n<=3"),
     ],
@@ -75,7 +74,9 @@ def test_sampled_claims_record_one_instance_per_user(check, n_text):
     assert cells and all(len(v) >= 1 for v in cells.values())
 
 
-@pytest.mark.parametrize("check", [u.geometric_universal, u.remap_to_t_universal, u.geometric_minimizes_every_loss])
+@pytest.mark.parametrize(
+    "check", [u.geometric_universal, u.remap_to_t_universal, u.geometric_minimizes_every_loss, c.main_characterization]
+)
 def test_universality_claims_are_verified_over_every_user_with_sampled_cross_checks(check):
     rec = check(CTX)
     res = rec.result()
@@ -83,8 +84,27 @@ def test_universality_claims_are_verified_over_every_user_with_sampled_cross_che
     assert grid_text(res.grid[str(BOUNDED)]) == f"{ALPHAS}: n<=3"
     assert grid_text(res.grid[str(SAMPLED)]) == f"{ALPHAS}: n<=3"
     every = rec.decided(BOUNDED)
-    assert len(every) == 12 and all(dict(d.instance.params)["users"] == "legal" for d in every)
-    assert rec.values["users_decided"] == str(len(rec.decided(SAMPLED)))
+    if check is c.main_characterization:
+        assert sorted(dict(d.instance.params)["part"] for d in every) == ["if"] * 12 + ["only if"] * 12
+    else:
+        assert len(every) == 12 and all(dict(d.instance.params)["users"] == "legal" for d in every)
+        assert rec.values["users_decided"] == str(len(rec.decided(SAMPLED)))
+
+
+def test_a_permuted_t_passes_both_parts_of_the_characterization():
+    rec = c.Findings("grs2011.thm3.2")
+    t = truncated_geometric(2, F(1, 3))
+    permuted = [row[::-1] for row in t]
+    assert c.decide_characterization_for_every_x(rec, 2, F(1, 3), permuted, CTX)
+    assert [d.outcome for d in rec.decisions] == [Outcome.HOLDS, Outcome.HOLDS]
+
+
+def test_the_only_if_part_fails_when_the_unique_optimum_cannot_reach_the_target(monkeypatch):
+    monkeypatch.setattr(c, "remap_exists", lambda x, target, timeout_s: (False, None))
+    rec = c.Findings("grs2011.thm3.2")
+    permuted = [row[::-1] for row in truncated_geometric(2, F(1, 3))]
+    assert not c.decide_characterization_for_every_x(rec, 2, F(1, 3), permuted, CTX)
+    _refuted(rec, "unique optimum U", "no remap to the target")
 
 
 @pytest.mark.parametrize("check", [u.geometric_universal, u.remap_to_t_universal, u.geometric_minimizes_every_loss])
