@@ -1,0 +1,100 @@
+"""The pytest plugin (udpm.pytest_plugin): `pytest --udpm PATTERN` runs claims as pytest items."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+
+import pytest
+
+from udpm.claims import load_checkers
+from udpm.evidence import Status, unresolved
+from udpm.pytest_plugin import decide
+
+pytest_plugins = ["pytester"]
+
+ENTRY_POINT = [ep for ep in importlib.metadata.entry_points(group="pytest11") if ep.name == "udpm"]
+# Through the installed entry point; before the package is reinstalled with it, loaded by name.
+LOAD = [] if ENTRY_POINT else ["-p", "udpm.pytest_plugin"]
+FAST = "grs2011.ex2.1"  # a symbolic all-n check, well under a second
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _checks_loaded():
+    """The in-process runs restore sys.modules afterwards; numpy & co. cannot be imported twice, so import them
+    (every check module) once, here."""
+    load_checkers()
+
+
+def test_the_entry_point_names_the_plugin():
+    assert [ep.value for ep in ENTRY_POINT] == ["udpm.pytest_plugin"]
+
+
+def test_without_udpm_the_plugin_does_nothing(pytester, pytestconfig):
+    assert pytestconfig.pluginmanager.get_plugin("udpm-claims") is None  # this very session loads the plugin
+    pytester.makepyfile(test_mine="def test_one():\n    assert True\n")
+    result = pytester.runpytest(*LOAD)
+    result.assert_outcomes(passed=1)
+    assert "udpm:" not in result.stdout.str()
+
+
+def test_a_claim_is_one_item_whose_node_id_is_the_claim_id(pytester):
+    pytester.makepyfile(test_mine="def test_one():\n    assert False\n")  # not collected: no paths were given
+    result = pytester.runpytest(*LOAD, "--udpm", FAST, "-v")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["udpm: 1 claim(s), golden expectations: *expected.json", f"{FAST} PASSED*"])
+
+
+def test_with_paths_the_claims_join_the_projects_own_tests(pytester):
+    pytester.makepyfile(test_mine="def test_one():\n    assert True\n")
+    result = pytester.runpytest(*LOAD, "test_mine.py", "--udpm", FAST, "--udpm", "gs2010.lemma3", "-v")
+    result.assert_outcomes(passed=3)
+    # gs2010.lemma3 depends on gs2010.lemma2: that one runs for the cap, without an item of its own
+    assert "gs2010.lemma2" not in result.stdout.str()
+    result.stdout.fnmatch_lines(["test_mine.py::test_one PASSED*", f"{FAST} PASSED*", "gs2010.lemma3 PASSED*"])
+
+
+def test_a_golden_difference_fails_with_one_line(pytester):
+    golden = pytester.path / "golden.json"
+    record = {"status": "verified", "values": {}, "errata": [], "grid": {}}
+    golden.write_text(json.dumps({"schema": 2, "claims": {FAST: record}}))
+    result = pytester.runpytest(*LOAD, "--udpm", FAST, "--udpm-expected", str(golden))
+    result.assert_outcomes(failed=1)
+    out = result.stdout.str()
+    assert f"{FAST}: status proved != expected verified" in out and "Traceback" not in out
+    assert "def runtest" not in out  # the reason, not the plugin's code
+
+
+def test_an_inconclusive_claim_is_skipped_with_its_reason(pytester):
+    result = pytester.runpytest(*LOAD, "--udpm", "grs2011.ex2.2", "--udpm-claim-timeout", "0.0001", "-rs")
+    result.assert_outcomes(skipped=1)
+    result.stdout.fnmatch_lines(["SKIPPED*inconclusive: no answer within the bound*"])
+
+
+def test_without_golden_expectations_a_decided_claim_passes(pytester):
+    result = pytester.runpytest(*LOAD, "--udpm", FAST, "--udpm-expected", "none")
+    result.assert_outcomes(passed=1)
+    assert "golden expectations: none" in result.stdout.str()
+
+
+def test_without_golden_expectations_refuted_fails_and_proved_passes():
+    refuted = unresolved(Status.REFUTED, "n=3, alpha=1/2: the consumer (uniform, |i-j|) gains 1/7")
+    assert decide("x.y", refuted, None) == ["x.y: refuted: n=3, alpha=1/2: the consumer (uniform, |i-j|) gains 1/7"]
+    assert decide("x.y", unresolved(Status.ERROR, "boom"), None) == ["status error: boom"]
+    # with golden expectations, an expected refutation is the harness's finding and passes
+    golden = {"status": "refuted", "values": {}, "errata": [], "grid": {}}
+    assert decide("x.y", refuted, {"x.y": golden}) == []
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--udpm", "nope.*"], "--udpm: no claim matches 'nope.*'"),
+        (["--udpm", FAST, "--udpm-expected", "missing.json"], "--udpm-expected missing.json: no such file"),
+        (["--udpm", FAST, "--udpm-claim-timeout", "0"], "--udpm-claim-timeout must be > 0"),
+    ],
+)
+def test_bad_options_are_usage_errors(pytester, args, message):
+    result = pytester.runpytest(*LOAD, *args)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert message in result.stderr.str()

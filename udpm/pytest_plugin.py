@@ -1,0 +1,196 @@
+"""pytest plugin: the papers' claims as pytest items, so that a project building on them keeps them green.
+
+Installed with the harness (entry point ``pytest11``, name ``udpm``)::
+
+    pytest --udpm 'grs2011.*'                  # those claims only, one item per claim, node id = the claim id
+    pytest tests/ --udpm 'gs2010.thm2'         # your own tests, plus that claim
+    pytest --udpm 'gs2010.*' --udpm-expected none
+
+Without ``--udpm`` the plugin does nothing at all (the harness's own test suite loads it too).  With
+``--udpm`` and no test paths on the command line, only the claims are collected; with paths, the claims
+are added to the tests found there.  ``--udpm`` is a glob on claim ids and repeatable; a pattern that
+matches nothing is a usage error.
+
+**When an item passes.**  Claims run in dependency order (a dependency that was not chosen still runs,
+without an item, because it caps its dependents' status) through the same code path as ``reproduce.py``
+(:func:`udpm.claims.run_check`, :func:`udpm.shards.judge_in_order`), and the item's verdict is the
+one ``reproduce.py --junit`` gives the claim (:func:`udpm.junit.verdict`):
+
+- with golden expectations (``--udpm-expected PATH``; by default this checkout's
+  ``paper_tables/expected.json`` when it exists), an item passes when the claim's record equals its
+  expectation: status, exact values, errata and grid, exactly as ``reproduce.py`` exits 0 for it.  A
+  claim the papers get wrong passes when it is *expected* refuted: the item guards the harness's
+  finding, not the paper;
+- without them (``--udpm-expected none``, or no golden file), an item passes when the claim is
+  proved, verified, tested, reproduced, or erratum with every erratum classified; it fails when the
+  claim is refuted (with the counterexample), errored, or has an unclassified erratum.
+
+In both cases a failure is the one-line reason; an inconclusive claim (a timeout, a solver's unknown)
+or a pending one is *skipped* with its reason, never a pass.  The status, evidence and scope are
+attached to each item as ``user_properties`` (so they reach ``pytest --junitxml``).
+"""
+
+from __future__ import annotations
+
+import inspect
+from pathlib import Path
+
+import pytest
+
+from .errors import HarnessError
+
+STASH_NAME = "udpm-claims"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("udpm", "udpm: the papers' claims as test items")
+    group.addoption(
+        "--udpm",
+        action="append",
+        default=[],
+        metavar="PATTERN",
+        help="run the claims whose id matches this glob as test items (repeatable), e.g. --udpm 'grs2011.*'",
+    )
+    group.addoption(
+        "--udpm-expected",
+        default="auto",
+        metavar="PATH|none",
+        help="golden expectations the claims must equal (default: paper_tables/expected.json of the harness "
+        "when present); 'none': pass unless refuted, error, inconclusive or pending",
+    )
+    group.addoption(
+        "--udpm-claim-timeout",
+        type=float,
+        default=600.0,
+        metavar="S",
+        help="wall-clock bound on each claim's check; a claim that exceeds it is skipped as inconclusive",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    patterns = config.getoption("udpm")
+    if not patterns:
+        return  # without --udpm the plugin does nothing
+    config.pluginmanager.register(ClaimsPlugin(config, patterns), STASH_NAME)
+
+
+class ClaimsPlugin:
+    """The hooks that are active only with ``--udpm``."""
+
+    def __init__(self, config: pytest.Config, patterns: list[str]) -> None:
+        from . import expectations
+        from .claims import Context, catalog, dependency_order, select
+
+        try:
+            chosen = select(list(catalog()), patterns)
+            self.ids = [cid for cid in dependency_order(chosen) if cid in set(chosen)]
+            self.golden, self.stored = self._expectations(config.getoption("udpm_expected"), expectations)
+        except HarnessError as exc:
+            raise pytest.UsageError(f"--udpm: {exc}") from None
+        timeout = config.getoption("udpm_claim_timeout")
+        if timeout <= 0:
+            raise pytest.UsageError("--udpm-claim-timeout must be > 0")
+        self.runner = ClaimRunner(Context(quick=True, claim_timeout=timeout), self.stored)
+        # `pytest --udpm X` alone runs the claims only; `pytest PATHS --udpm X` adds them to those tests.
+        self.claims_only = config.args_source is not pytest.Config.ArgsSource.ARGS
+
+    @staticmethod
+    def _expectations(option: str, expectations: object) -> tuple[str, dict | None]:
+        if option == "none":
+            return "none", None
+        if option == "auto":
+            path = expectations.EXPECTED
+            if not path.exists():
+                return "none (no paper_tables/expected.json)", None
+        else:
+            path = Path(option)
+            if not path.is_file():
+                raise HarnessError(f"--udpm-expected {option}: no such file")
+        return str(path), expectations.load(path)
+
+    def pytest_report_header(self) -> str:
+        return f"udpm: {len(self.ids)} claim(s), golden expectations: {self.golden}"
+
+    def pytest_ignore_collect(self, collection_path: Path) -> bool | None:
+        return True if self.claims_only else None
+
+    @pytest.hookimpl(tryfirst=True)  # before -k / -m deselect, so that they apply to claims too
+    def pytest_collection_modifyitems(self, session: pytest.Session, items: list[pytest.Item]) -> None:
+        claims = [ClaimItem.from_parent(session, name=cid, nodeid=cid, runner=self.runner) for cid in self.ids]
+        items.extend(claims)
+        # reported as collected, like any other item (the terminal's "collected N items", --collect-only)
+        session.ihook.pytest_collectreport(report=pytest.CollectReport("udpm", "passed", None, claims))
+
+
+class ClaimRunner:
+    """Runs claims on demand, each check once per session, dependencies first."""
+
+    def __init__(self, ctx: object, stored: dict | None) -> None:
+        self.ctx, self.stored = ctx, stored
+        self.found: dict[str, object] = {}
+
+    def verdict(self, cid: str) -> tuple[str, str, object]:
+        """('pass' | 'failure' | 'error' | 'skipped', the one-line reason, the claim's Result)."""
+        from types import SimpleNamespace
+
+        from .claims import catalog, dependency_order, load_checkers, run_check
+        from .shards import judge_in_order
+
+        if not self.found:
+            load_checkers()
+        order = dependency_order([cid])
+        for dep in order:
+            if dep not in self.found:
+                self.found[dep] = run_check(dep, self.ctx)[0]
+        result = judge_in_order(order, self.found)[cid]
+        problems = decide(cid, result, self.stored)
+        from .junit import verdict
+
+        kind, why = verdict(SimpleNamespace(claim=catalog()[cid], result=result, problems=problems))
+        return kind, why, result
+
+
+def decide(cid: str, result: object, stored: dict | None) -> list[str]:
+    """Why the claim fails: its golden difference, or without golden expectations a refutation."""
+    from .evidence import Status
+    from .shards import golden_problems
+
+    if stored is not None:
+        return golden_problems(cid, result, stored.get(cid))
+    problems = golden_problems(cid, result, None, compare=False)
+    if result.status is Status.REFUTED:
+        problems.insert(0, f"{cid}: refuted: {result.counterexample or result.notes}")
+    return problems
+
+
+class ClaimItem(pytest.Item):
+    """One claim of the papers as a test item."""
+
+    def __init__(self, *, runner: ClaimRunner, **kwargs: object) -> None:
+        super().__init__(**kwargs)
+        self.runner = runner
+
+    def runtest(self) -> None:
+        kind, why, result = self.runner.verdict(self.name)
+        self.user_properties += [
+            ("status", str(result.status)),
+            ("evidence", str(result.evidence)),
+            ("scope", result.scope_text),
+        ]
+        if kind == "skipped":
+            pytest.skip(why)
+        if kind != "pass":
+            pytest.fail(why.splitlines()[0] if why else kind, pytrace=False)
+
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        from .claims import catalog, load_checkers
+
+        fn = load_checkers().get(self.name)
+        claim = catalog()[self.name]
+        where = f"udpm claim {self.name} ({claim.where})"
+        if fn is None:
+            return self.path, None, where
+        try:
+            return Path(inspect.getsourcefile(fn)), inspect.getsourcelines(fn)[1] - 1, where
+        except (OSError, TypeError):
+            return self.path, None, where
