@@ -1,9 +1,11 @@
 """gs2010 minimax consumers: universal optimality of G, randomized interactions, Lemmas 5 and 6.
 
-Every optimum here is an exactly certified LP optimum (udpm.certify.solve: exact primal,
-exact dual, equal objectives).  Consumers are sampled from ``ctx.rng`` on a fixed (n, alpha)
-grid and cover side information with gaps, singletons, non-symmetric monotone losses with
-ties, and alphas near 0 and near 1; each sampled consumer is one identified instance.
+Theorem 1(2) is decided per (n, alpha) for every consumer at once (LP duality to
+the Bayesian users of udpm.every_user).  Every optimum here is an exactly certified
+LP optimum (udpm.certify.solve: exact primal, exact dual, equal objectives).
+Consumers are sampled from ``ctx.rng`` on a fixed (n, alpha) grid and cover side
+information with gaps, singletons, non-symmetric monotone losses with ties, and
+alphas near 0 and near 1; each sampled consumer is one identified instance.
 Lemma 6 is bounded per (D^n, alpha) by the Farkas multipliers of proofs.databases.
 """
 
@@ -19,6 +21,8 @@ from udpm import linalg
 from udpm.certificates import certificate_of
 from udpm.certify import solve
 from udpm.claims import Context, Findings, checks
+from udpm.errors import InvalidMatrix
+from udpm.every_user import SIDED, mechanism_for_every_user
 from udpm.instances import BOUNDED, SAMPLED
 from udpm.mechanisms import truncated_geometric
 from udpm.programs_database import (
@@ -115,11 +119,58 @@ def consumer_instance(n: int, a: Fraction, u: MinimaxUser, label: str) -> dict:
     return {"n": n, "alpha": a, "sample": case_id(n, a, u), "consumer": label, "S": str(list(u.side_information))}
 
 
+def every_consumer_reach(ctx: Context) -> list[tuple[int, Fraction]]:
+    """(n, alpha) decided over every consumer: n <= 3 at the five alphas; --full n <= 4."""
+    return [(n, a) for n in range(1, 4 if ctx.quick else 5) for a in ALPHAS]
+
+
+def decide_every_consumer(rec: Findings, n: int, a: Fraction, deployed: Callable, ctx: Context) -> bool:
+    """One BOUNDED instance: the optimal interaction with the deployed mechanism is optimal for EVERY consumer.
+
+    A consumer (S, l) minimises max_{i in S} sum_r l(i, r) x_ir.  By LP duality (von Neumann's minimax theorem
+    for a bilinear function over two polytopes) its optimum over a polytope A of mechanisms is
+    max over priors q on S of min_{x in A} sum_i q_i sum_r l(i, r) x_ir, a Bayesian user of the cone of losses
+    nondecreasing on each side of i.  With A the alpha-DP mechanisms or the remaps of the deployed mechanism, the
+    two optima agree for every consumer when the deployed mechanism is optimal for every user of that cone
+    (udpm.every_user, SMT unsat).  A Bayesian user that beats it is turned into the consumer S = its support,
+    l = its loss, and both minimax optima are certified: a strict gap is the counterexample, else inconclusive."""
+    with rec.deciding(
+        n=n,
+        alpha=a,
+        kind=BOUNDED,
+        method="LP duality to the Bayesian users q_i l(i, r), q on S; the deployed mechanism optimal for every "
+        "one of them (SMT unsat over the cone)",
+        covers="every consumer: every side information S and every loss nondecreasing on each side of i",
+    ) as d:
+        y = deployed(n, a)
+        try:
+            verdict = mechanism_for_every_user(y, a, SIDED, ctx.solver_timeout)
+        except InvalidMatrix as e:
+            d.counterexample(f"n={n}, alpha={a}: the deployed mechanism is not alpha-DP: {e}")
+            return False
+        cex = verdict.counterexample
+        if cex is not None:
+            u = MinimaxUser.of([i for i, p in enumerate(cex.user.prior) if p], cex.user.loss)
+            best, got = mechanism_optimum(u, a, ctx).objective, interaction_optimum(u, y, ctx).objective
+            if best < got:
+                d.counterexample(
+                    f"n={n}, alpha={a}, {describe(u)}: optimal interaction with the deployed mechanism loses {got}, "
+                    f"the optimal alpha-DP mechanism loses {best} (both certified)"
+                )
+                return False
+            d.inconclusive(f"n={n}, alpha={a}: beaten for the Bayesian user {cex}, not for its consumer {describe(u)}")
+    return True
+
+
 @checks("gs2010.thm1")
 def universal_optimality(ctx: Context, deployed: Callable = truncated_geometric) -> Findings:
     """gs2010 Theorem 1(2), Section 4.2: for every minimax consumer the optimal interaction with the
-    deployed G_{n,alpha} reaches the optimum of the optimal-mechanism LP (Section 2.5)."""
+    deployed G_{n,alpha} reaches the optimum of the optimal-mechanism LP (Section 2.5).  Every consumer per
+    (n, alpha) (:func:`decide_every_consumer`); the sampled consumers stay as cross-checks."""
     rec = Findings("gs2010.thm1")
+    for n, a in every_consumer_reach(ctx):
+        if not decide_every_consumer(rec, n, a, deployed, ctx):
+            return rec
     per_cell, n_max = (2, 5) if ctx.quick else (17, 7)
     for n, a, u, label in sample(ctx, "gs2010.thm1", per_cell, n_max):
         best = mechanism_optimum(u, a, ctx).objective
@@ -143,6 +194,8 @@ def universal_optimality(ctx: Context, deployed: Callable = truncated_geometric)
         [("Table 1 consumer: optimal mechanism", best), ("Table 1 consumer: optimal interaction with G", inter)],
     )
     rec.note(
+        "every consumer per (n, alpha): LP duality reduces a consumer to Bayesian users q_i l(i, r) with l "
+        "nondecreasing on each side of i, and the deployed mechanism is optimal for all of them (SMT unsat); "
         "sampled: each consumer's pair of optima certified exactly (udpm.certify); consumers include S with gaps, "
         "singletons, non-symmetric monotone losses with ties, alpha in {1/100, 99/100}, on the grid n <= n_max x "
         "the alpha grid"

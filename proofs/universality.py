@@ -40,7 +40,7 @@ from udpm import linalg
 from udpm.certificates import certificate_of
 from udpm.certify import Certified, sign_of, solve, split_coefficient
 from udpm.claims import Context, Findings, checks
-from udpm.every_user import LEGAL, SIDED, geometric_for_every_user, user_preferring
+from udpm.every_user import LEGAL, SIDED, geometric_for_every_user, mechanism_for_every_user
 from udpm.instances import BOUNDED, SAMPLED
 from udpm.mechanisms import geometric_tail, geometric_window, truncated_geometric
 from udpm.privacy import dp_violations
@@ -339,20 +339,14 @@ def decide_every_user(
         users=users,
         **params,
     ) as d:
-        verdict = geometric_for_every_user(n, a, users, ctx.solver_timeout)
-        if verdict.counterexample:
-            d.counterexample(f"T(n={n}, alpha={a}) is not optimal for every user: {verdict.counterexample}")
-            return False
-        for label, x in mechs:
-            if x == t:
-                continue
+        for label, x in [("T", t), *((label, x) for label, x in mechs if x != t)]:
             bad = dp_violations(x, a)
             if bad:
                 d.counterexample(f"n={n}, alpha={a}, mechanism {label} is not {a}-DP: {bad[0]}")
                 return False
-            cex = user_preferring(t, x, a, users, ctx.solver_timeout)
-            if cex:
-                d.counterexample(f"mechanism {label}: {cex}")
+            verdict = mechanism_for_every_user(x, a, users, ctx.solver_timeout)
+            if verdict.counterexample:
+                d.counterexample(f"mechanism {label} is not optimal for every user: {verdict.counterexample}")
                 return False
     return True
 

@@ -27,14 +27,25 @@ def assert_distinct_identified_consumers(rec):
     assert any(d.instance.n == 1 for d in sampled)
 
 
-def test_thm1_tested_on_the_grid_and_a_weaker_deployed_mechanism_is_refuted():
+def test_thm1_verified_over_every_consumer_with_a_sampled_cross_check_and_a_weaker_mechanism_is_refuted():
     rec = minimax.universal_optimality(CTX)
     res = rec.result()
-    assert res.status is Status.TESTED and grid_text(res.grid[str(SAMPLED)]) == CONSUMER_GRID
+    assert res.status is Status.VERIFIED and grid_text(res.grid[str(SAMPLED)]) == CONSUMER_GRID
+    assert grid_text(res.grid[str(BOUNDED)]) == "alpha=1/100, 1/4, 1/2, 2/3, 99/100: n<=3"
     assert res.samples == 15 + 2 * 25  # 3 fixed consumers per n, 2 random per (n, alpha) cell
     assert_distinct_identified_consumers(rec)
     bad = minimax.universal_optimality(CTX, deployed=lambda n, a: truncated_geometric(n, (1 + a) / 2))
     assert bad.status is Status.REFUTED and "optimal interaction" in bad.counterexample
+    assert "both certified" in bad.counterexample  # found over every consumer, not by the sample
+
+
+def test_thm1_a_bayesian_user_that_is_no_consumer_counterexample_leaves_the_instance_inconclusive(monkeypatch):
+    rec = minimax.Findings("gs2010.thm1")
+    no_gap = lambda u, y, ctx: minimax.mechanism_optimum(u, Fraction(2, 3), ctx)  # noqa: E731
+    monkeypatch.setattr(minimax, "interaction_optimum", no_gap)
+    weaker = lambda n, a: truncated_geometric(n, (1 + a) / 2)  # noqa: E731
+    assert minimax.decide_every_consumer(rec, 2, Fraction(2, 3), weaker, CTX)
+    assert rec.status is Status.INCONCLUSIVE and "not for its consumer" in rec.decisions[0].detail
 
 
 def test_randomized_is_one_bounded_example_and_a_singleton_S_needs_no_randomness():

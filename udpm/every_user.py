@@ -321,3 +321,22 @@ def user_preferring(
 def geometric_for_every_user(n: int, alpha: Fraction, kind: str = LEGAL, timeout_s: float = 60.0) -> EveryUser:
     """T(n, alpha) against every user of the cone (cached: several claims ask the same (n, alpha))."""
     return optimal_for_every_user(truncated_geometric(n, alpha), alpha, kind, timeout_s)
+
+
+def mechanism_for_every_user(m: object, alpha: object, kind: str = LEGAL, timeout_s: float = 60.0) -> EveryUser:
+    """Any alpha-DP mechanism M against every user of the cone.
+
+    Square and invertible: :func:`optimal_for_every_user`.  Otherwise: T(n, alpha) is optimal for every user
+    (:func:`geometric_for_every_user`) and no user prefers T's best remap to M's (:func:`user_preferring`).
+    """
+    a = alpha_in_unit_interval(alpha)
+    x = _checked_mechanism(m, a)
+    n = len(x) - 1
+    if len(x[0]) == n + 1 and linalg.det(x) != 0:
+        return optimal_for_every_user(x, a, kind, timeout_s)
+    t = geometric_for_every_user(n, a, kind, timeout_s)
+    if t.counterexample:
+        return t
+    cex = user_preferring(truncated_geometric(n, a), x, a, kind, timeout_s)
+    return EveryUser(n, a, kind, t.queries + 1, t.premise, cex)
+
