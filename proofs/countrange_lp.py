@@ -1,11 +1,11 @@
 """zlcn2013 count-range and threshold consumers: the legal-function LP and its structural claims.
 
 zlcn2013's alpha > 1 (written A here) enters only through udpm.conventions.alpha_from_zlcn2013
-(inside udpm.programs_countrange).  Every LP optimum is certified exactly (udpm.certify); the
-(beta1, beta2) minimisations are exact too: err(min{psi1, psi2}) is continuous and piecewise
-linear in (beta1, beta2), linear on every cell of the arrangement of the lines where a piece of
-psi1(mu) or psi2(mu) changes or where psi1(mu) = psi2(mu); its minimum over a closed union of cells
-is attained at a vertex of that arrangement, and all vertices are enumerated.
+(inside udpm.programs_countrange).  Every LP optimum is certified exactly (udpm.certify).  Here:
+Definition 2 (the LP region), x-hat and y-hat, Theorem 4 (the exact worst ratio over the legal
+polytope's vertices, :func:`legal_vertices`) and Section 4.2.  Theorem 1, the two-variable form and
+Theorems 5, 6 (over all consumers, and the exact (beta1, beta2) minimisations) are in
+proofs/countrange_consumers.py, which reuses :func:`legal_vertices`.
 """
 
 from __future__ import annotations
@@ -30,10 +30,6 @@ from udpm.programs import Constraint, LinearProgram
 from udpm.programs_countrange import (
     definition2_rows,
     legal_function_lp,
-    psi1,
-    psi1_breakpoints,
-    psi2,
-    psi2_breakpoints,
     satisfies_rows,
 )
 from udpm.remaps import transformation_vector
@@ -71,64 +67,6 @@ def lp_optimum(c: CountRangeConsumer, A: Fraction, ctx: Context):
     p = legal_function_lp(c, A)
     cert = solve(p.lp, timeout_s=ctx.solver_timeout)
     return p, cert, p.objective_to_error(cert.objective)
-
-
-# ---------------------------------------------------------------- the (beta1, beta2) family, exactly
-
-
-def _pieces(breaks: list[Fraction], f, n: int):
-    """For each interval [b_k, b_k+1]: per mu the affine form (p, q) with f(beta)[mu] = p + q beta."""
-    out = []
-    for lo, hi in zip(breaks, breaks[1:]):
-        vlo, vhi = f(lo), f(hi)
-        out.append([(vlo[m] - (vhi[m] - vlo[m]) / (hi - lo) * lo, (vhi[m] - vlo[m]) / (hi - lo)) for m in range(n + 1)])
-    return out
-
-
-def arrangement_points(n: int, A: Fraction) -> list[tuple[Fraction, Fraction]]:
-    """All vertices in [0,1]^2 of the arrangement: beta1 = breakpoint, beta2 = breakpoint, psi1(mu) = psi2(mu)."""
-    b1, b2 = psi1_breakpoints(n, A), psi2_breakpoints(n, A)
-    lines = {(F(1), F(0), b) for b in b1} | {(F(0), F(1), b) for b in b2}  # u beta1 + v beta2 = w
-    p1 = _pieces(b1, lambda b: psi1(b, n, A), n)
-    p2 = _pieces(b2, lambda b: psi2(b, n, A), n)
-    for k1, k2 in itertools.product(range(len(p1)), range(len(p2))):
-        for m in range(n + 1):
-            (c1, s1), (c2, s2) = p1[k1][m], p2[k2][m]
-            if s1 or s2:
-                g = s1 if s1 else -s2
-                lines.add((s1 / g, -s2 / g, (c2 - c1) / g))
-    lines_l = sorted(lines)
-    pts = set()
-    for (u1, v1, w1), (u2, v2, w2) in itertools.combinations(lines_l, 2):
-        det = u1 * v2 - u2 * v1
-        if det:
-            x, y = (w1 * v2 - w2 * v1) / det, (u1 * w2 - u2 * w1) / det
-            if 0 <= x <= 1 and 0 <= y <= 1:
-                pts.add((x, y))
-    return sorted(pts)
-
-
-def two_variable_minimum(
-    c: CountRangeConsumer, A: Fraction, condition5: bool, pts=None, flip5: bool = False, use_psi2: bool = True
-):
-    """min over (beta1, beta2) of err(min{psi1, psi2}) (optionally subject to (5)), with its argmin.
-    ``flip5`` reverses both inequalities of (5) and ``use_psi2=False`` drops psi2 (false variants)."""
-    n = c.n
-    best = None
-    t2 = n if c.theta2 is None else c.theta2
-    for b1, b2 in pts if pts is not None else arrangement_points(n, A):
-        s1, s2 = psi1(b1, n, A), psi2(b2, n, A)
-        if condition5:
-            ok = s1[c.theta1] <= s2[c.theta1] and s1[t2] >= s2[t2]
-            if flip5:
-                ok = s1[c.theta1] >= s2[c.theta1] and s1[t2] <= s2[t2]
-            if not ok:
-                continue
-        phi = [min(u, v) for u, v in zip(s1, s2)] if use_psi2 else s1
-        e = c.weighted_error(phi)
-        if best is None or e < best[0]:
-            best = (e, b1, b2, phi)
-    return best
 
 
 # ---------------------------------------------------------------- claims
@@ -235,137 +173,6 @@ def legal_region(ctx: Context, drop: str = "") -> Findings:
         "unit vectors is equality everywhere (per random consumer, zeros in omega and rho allowed)"
     )
     return rec
-
-
-def _consumers(ctx: Context, claim: str, n_max: int, per_theta: int):
-    """(n, zlcn alpha, consumer): the uniform consumer at alpha = 2 and random ones, each drawn once."""
-    rng = ctx.rng(claim)
-    out, seen = [], set()
-    for n in range(1, n_max + 1):
-        for t1, t2 in theta_pairs(n):
-            cands = [(n, ALPHAS_Z[2], CountRangeConsumer.of([1] * (n + 1), [F(1, n + 1)] * (n + 1), t1, t2))]
-            for _ in range(per_theta):
-                cands.append((n, rng.choice(ALPHAS_Z), random_consumer(rng, n, t1, t2)))
-            for m, A, c in cands:
-                key = (m, A, consumer_text(c))
-                if key not in seen:
-                    seen.add(key)
-                    out.append((m, A, c))
-    return out
-
-
-def _sampled(rec: Findings, n: int, A: Fraction, c: CountRangeConsumer, method: str, covers: str):
-    return rec.deciding(
-        n=n,
-        alpha=zlcn_label(A),
-        kind=SAMPLED,
-        method=method,
-        covers=covers,
-        consumer=digest(consumer_text(c)),
-        theta=theta_text(c.theta1, c.theta2),
-    )
-
-
-@checks("zlcn2013.thm1")
-def min_of_recurrences(ctx: Context, flip5: bool = False) -> Findings:
-    """zlcn2013 Theorem 1: some optimal legal function is min{psi1, psi2} with psi1, psi2 satisfying (2), (3)
-    and the crossing condition (5) at theta1, theta2."""
-    rec = Findings("zlcn2013.thm1")
-    n_max, per = (3, 2) if ctx.quick else (4, 6)
-    cases = _consumers(ctx, "zlcn2013.thm1", n_max, per)
-    cache: dict = {}
-    for n, A, c in cases:
-        with _sampled(rec, n, A, c, "certified LP + exact (beta1, beta2) arrangement", "one consumer") as d:
-            _, _, opt = lp_optimum(c, A, ctx)
-            pts = cache.setdefault((n, A), arrangement_points(n, A))
-            best = two_variable_minimum(c, A, True, pts, flip5=flip5)
-            if best is None or best[0] != opt:
-                got = "no admissible (beta1, beta2)" if best is None else f"{best[0]} at beta=({best[1]}, {best[2]})"
-                d.counterexample(f"{consumer_text(c)}: LP optimum {opt}, best min{{psi1,psi2}} with (5): {got}")
-    n, A = 3, ALPHAS_Z[2]
-    c = CountRangeConsumer.of([1] * 4, [F(1, 4)] * 4, 1, 2)
-    e, b1, b2, phi = two_variable_minimum(c, A, True)
-    _, cert, _ = lp_optimum(c, A, ctx)
-    rec.value(consumers=len(cases), example_error=e, example_beta1=b1, example_beta2=b2, example_phi=fmt(phi))
-    rec.certificate = certificate_of(
-        {"consumers": len(cases)}, [("uniform consumer, n=3, theta=(1,2), zlcn alpha=2", cert)]
-    )
-    rec.note(
-        "every (theta1, theta2) with 0 <= theta1 < theta2 <= n and every threshold; uniform and random consumers "
-        "(zeros in omega, rho), each a sampled instance; LP optimum certified; (beta1, beta2) minimum exact over "
-        "the arrangement"
-    )
-    return rec
-
-
-@checks("zlcn2013.twovar")
-def two_variables(ctx: Context, use_psi2: bool = True) -> Findings:
-    """zlcn2013 Section 3.1: minimising err(min{psi1, psi2}) over (beta1, beta2) = (psi1(0), psi2(0)) reaches
-    the optimum of the (n+1)-variable legal-function LP."""
-    rec = Findings("zlcn2013.twovar")
-    n_max, per = (3, 3) if ctx.quick else (4, 10)
-    cases = _consumers(ctx, "zlcn2013.twovar", n_max, per)
-    cache: dict = {}
-    for n, A, c in cases:
-        with _sampled(rec, n, A, c, "certified LP + exact (beta1, beta2) arrangement", "one consumer") as d:
-            _, _, opt = lp_optimum(c, A, ctx)
-            pts = cache.setdefault((n, A), arrangement_points(n, A))
-            best = two_variable_minimum(c, A, False, pts, use_psi2=use_psi2)
-            if best[0] != opt:
-                d.counterexample(f"{consumer_text(c)}: LP optimum {opt}, two-variable minimum {best[0]}")
-    rec.value(consumers=len(cases))
-    rec.note("two-variable minimum computed exactly over the arrangement vertices; LP optimum certified")
-    return rec
-
-
-def one_variable_minimum(c: CountRangeConsumer, A: Fraction, rec):
-    """min over beta of err(rec(beta)): piecewise linear in beta, so attained at a breakpoint or an end."""
-    breaks = psi1_breakpoints(c.n, A) if rec is psi1 else psi2_breakpoints(c.n, A)
-    return min((c.weighted_error(rec(b, c.n, A)), b) for b in breaks)
-
-
-@checks("zlcn2013.thm5")
-def threshold_recurrence(ctx: Context, swap: bool = False) -> Findings:
-    """zlcn2013 Theorems 5, 6: for <p, theta, +inf> some optimal legal function satisfies (2); for <p, 0, theta>
-    one satisfies (3).  theta2 = n is the same query as theta2 = +inf over counts 0..n; both are checked.
-    ``swap`` uses the other recurrence (false variant)."""
-    findings = Findings("zlcn2013.thm5")
-    rng = ctx.rng("zlcn2013.thm5")
-    n_max, per = (4, 4) if ctx.quick else (6, 12)
-    seen = set()
-    for n in range(1, n_max + 1):
-        queries = [(t, None, psi1) for t in range(n + 1)] + [(t, n, psi1) for t in range(1, n)]
-        queries += [(0, t, psi2) for t in range(1, n + 1)]
-        for t1, t2, rec in queries:
-            if swap:
-                rec = psi2 if rec is psi1 else psi1
-            name = "(2)" if rec is psi1 else "(3)"
-            for k in range(per + 1):
-                A = ALPHAS_Z[k % len(ALPHAS_Z)]
-                c = (
-                    CountRangeConsumer.of([1] * (n + 1), [F(1, n + 1)] * (n + 1), t1, t2)
-                    if k == 0
-                    else random_consumer(rng, n, t1, t2)
-                )
-                if (n, A, consumer_text(c)) in seen:
-                    continue
-                seen.add((n, A, consumer_text(c)))
-                with _sampled(
-                    findings, n, A, c, f"certified LP + exact recurrence {name} minimum", "one consumer"
-                ) as d:
-                    _, _, opt = lp_optimum(c, A, ctx)
-                    e, beta = one_variable_minimum(c, A, rec)
-                    if e != opt:
-                        d.counterexample(
-                            f"{consumer_text(c)}: LP optimum {opt}, best function of recurrence {name}: {e} "
-                            f"at beta={beta}"
-                        )
-    findings.value(consumers=len(seen))
-    findings.note(
-        "thresholds theta = 0..n (<p,theta,inf>, also written theta2 = n) and <p,0,theta>; uniform and random "
-        "consumers, each a sampled instance; one-variable minimum exact over the breakpoints"
-    )
-    return findings
 
 
 # ---------------------------------------------------------------- x-hat and y-hat

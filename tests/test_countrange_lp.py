@@ -38,39 +38,6 @@ def test_def2_region_bounded_and_dropped_constraints():
         assert bad.evidence.value == "bounded" and "phi=(" in bad.counterexample
 
 
-def _sampled_grid_ok(rec, n_max):
-    decided = rec.decided(SAMPLED)
-    assert decided and len(rec.decided()) == len(decided)  # only sampled instances
-    assert len({d.instance for d in decided}) == len(decided)
-    assert all(dict(d.instance.params).get("consumer") for d in decided)  # each names its consumer
-    assert max(d.instance.n for d in decided) == n_max and set(grid(rec, SAMPLED)) <= set(ZL)
-
-
-def test_thm1_sampled_and_flipped_condition_5():
-    rec = cr.min_of_recurrences(CTX)
-    assert rec.status is Status.TESTED
-    _sampled_grid_ok(rec, 3)
-    assert rec.values["consumers"] == str(len(rec.decisions))
-    bad = cr.min_of_recurrences(CTX, flip5=True)
-    assert bad.status is Status.REFUTED and "LP optimum" in bad.counterexample
-
-
-def test_twovar_sampled_and_psi1_alone():
-    rec = cr.two_variables(CTX)
-    assert rec.status is Status.TESTED
-    _sampled_grid_ok(rec, 3)
-    bad = cr.two_variables(CTX, use_psi2=False)
-    assert bad.status is Status.REFUTED and "two-variable minimum" in bad.counterexample
-
-
-def test_thm5_sampled_and_the_wrong_recurrence():
-    rec = cr.threshold_recurrence(CTX)
-    assert rec.status is Status.TESTED
-    _sampled_grid_ok(rec, 4)
-    bad = cr.threshold_recurrence(CTX, swap=True)
-    assert bad.status is Status.REFUTED and "recurrence" in bad.counterexample
-
-
 @pytest.mark.parametrize("fn", [cr.x_hat_unique, cr.y_hat_unique])
 def test_xhat_yhat_bounded_at_n3_for_every_alpha(fn):
     rec = fn(CTX)
