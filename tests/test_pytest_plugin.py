@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib.metadata
 import json
 
@@ -22,8 +23,9 @@ FAST = "grs2011.ex2.1"  # a symbolic all-n check, well under a second
 @pytest.fixture(autouse=True, scope="module")
 def _checks_loaded():
     """The in-process runs restore sys.modules afterwards; numpy & co. cannot be imported twice, so import them
-    (every check module) once, here."""
-    load_checkers()
+    (every check module) once, here.  A module that fails to import fails the claims' items, with its reason."""
+    with contextlib.suppress(Exception):
+        load_checkers()
 
 
 def test_the_entry_point_names_the_plugin():
@@ -69,6 +71,20 @@ def test_an_inconclusive_claim_is_skipped_with_its_reason(pytester):
     result = pytester.runpytest(*LOAD, "--udpm", "grs2011.ex2.2", "--udpm-claim-timeout", "0.0001", "-rs")
     result.assert_outcomes(skipped=1)
     result.stdout.fnmatch_lines(["SKIPPED*inconclusive: no answer within the bound*"])
+
+
+def test_a_check_module_that_cannot_be_imported_fails_every_claim_with_one_line(pytester, monkeypatch):
+    import udpm.claims
+
+    def broken():
+        raise ImportError("cannot import name 'x' from 'udpm.y'")
+
+    monkeypatch.setattr(udpm.claims, "load_checkers", broken)
+    result = pytester.runpytest(*LOAD, "--udpm", FAST, "--udpm", "gs2010.lemma1")
+    result.assert_outcomes(failed=2)
+    out = result.stdout.str()
+    assert out.count("the checks could not be imported: ImportError: cannot import name 'x' from 'udpm.y'") == 2
+    assert "INTERNALERROR" not in out
 
 
 def test_without_golden_expectations_a_decided_claim_passes(pytester):

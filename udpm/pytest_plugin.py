@@ -128,16 +128,30 @@ class ClaimRunner:
     def __init__(self, ctx: object, stored: dict | None) -> None:
         self.ctx, self.stored = ctx, stored
         self.found: dict[str, object] = {}
+        self.loaded = False
+        self.unloadable: str | None = None  # why the check modules could not be imported, if they could not
+
+    def load(self) -> str | None:
+        """Import every check once; a module that fails to import makes every claim an error, not a crash."""
+        from .claims import load_checkers
+
+        if not self.loaded:
+            self.loaded = True
+            try:
+                load_checkers()
+            except Exception as exc:
+                self.unloadable = f"the checks could not be imported: {type(exc).__name__}: {exc}"
+        return self.unloadable
 
     def verdict(self, cid: str) -> tuple[str, str, object]:
-        """('pass' | 'failure' | 'error' | 'skipped', the one-line reason, the claim's Result)."""
+        """('pass' | 'failure' | 'error' | 'skipped', the one-line reason, the claim's Result or None)."""
         from types import SimpleNamespace
 
-        from .claims import catalog, dependency_order, load_checkers, run_check
+        from .claims import catalog, dependency_order, run_check
         from .shards import judge_in_order
 
-        if not self.found:
-            load_checkers()
+        if self.load():
+            return "error", self.unloadable, None
         order = dependency_order([cid])
         for dep in order:
             if dep not in self.found:
@@ -172,11 +186,12 @@ class ClaimItem(pytest.Item):
 
     def runtest(self) -> None:
         kind, why, result = self.runner.verdict(self.name)
-        self.user_properties += [
-            ("status", str(result.status)),
-            ("evidence", str(result.evidence)),
-            ("scope", result.scope_text),
-        ]
+        if result is not None:
+            self.user_properties += [
+                ("status", str(result.status)),
+                ("evidence", str(result.evidence)),
+                ("scope", result.scope_text),
+            ]
         if kind == "skipped":
             pytest.skip(why)
         if kind != "pass":
@@ -185,12 +200,11 @@ class ClaimItem(pytest.Item):
     def reportinfo(self) -> tuple[Path, int | None, str]:
         from .claims import catalog, load_checkers
 
-        fn = load_checkers().get(self.name)
-        claim = catalog()[self.name]
-        where = f"udpm claim {self.name} ({claim.where})"
-        if fn is None:
-            return self.path, None, where
+        where = f"udpm claim {self.name} ({catalog()[self.name].where})"
         try:
-            return Path(inspect.getsourcefile(fn)), inspect.getsourcelines(fn)[1] - 1, where
-        except (OSError, TypeError):
-            return self.path, None, where
+            fn = None if self.runner.load() else load_checkers().get(self.name)
+            if fn is not None:  # the check's source, where a failure points
+                return Path(inspect.getsourcefile(fn)), inspect.getsourcelines(fn)[1] - 1, where
+        except (OSError, TypeError, HarnessError):
+            pass
+        return self.path, None, where
