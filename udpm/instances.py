@@ -27,6 +27,13 @@ A block that ends normally *holds*; :meth:`Decision.counterexample` refutes
 the instance; a :class:`~udpm.errors.SolverTimeout` inside the block makes it
 ``inconclusive`` and the check goes on with the next instance.
 
+Every SMT query :func:`udpm.smt.decide` answers while a block is open is
+reported to it (:func:`smt_query`): the decision's record names the exported
+files and the solvers each answer rests on (:func:`smt_record`).  A query
+answered outside any block is kept for the next :meth:`Findings.decide` of the
+check (a new :class:`Findings` drops what is left over, so that nothing crosses
+from one check to the next).
+
 >>> rec = Findings("demo")
 >>> with rec.deciding(n=1, alpha="1/2", kind=BOUNDED, method="enumeration"):
 ...     pass
@@ -44,7 +51,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
@@ -147,14 +154,80 @@ class Instance:
 
 @dataclass(frozen=True)
 class Decision:
-    """An instance and what was decided about it: holds, a counterexample (the witness), or inconclusive (why)."""
+    """An instance and what was decided about it: holds, a counterexample (the witness), or inconclusive (why).
+
+    ``smt`` are the SMT queries decided for it, as sorted (file hash, what the answer rests on) pairs.
+    """
 
     instance: Instance
     outcome: Outcome
     detail: str = ""
+    smt: tuple[tuple[str, str], ...] = ()
 
     def to_json(self) -> dict:
-        return {**self.instance.to_json(), "outcome": str(self.outcome), "detail": self.detail}
+        out = {**self.instance.to_json(), "outcome": str(self.outcome), "detail": self.detail}
+        if self.smt:
+            out["smt"] = smt_record(self.smt)
+        return out
+
+
+# --- the SMT queries of a decision -----------------------------------------------------------------
+
+# The queries reported by udpm.smt.decide to each open deciding block (innermost last), and those
+# reported while none was open.
+_OPEN: list[set[tuple[str, str]]] = []
+_LOOSE: set[tuple[str, str]] = set()
+
+#: What a record says of a query that rests on both solvers, and of a sat not sent to cvc5 (udpm.smt).
+AGREED, SAT_NOT_RUN = "z3+cvc5", "sat: z3 (cvc5 not run)"
+
+
+def smt_query(file: str, rests_on: str) -> None:
+    """udpm.smt.decide's report of one query: its file hash and "<answer>: <solvers>" ("unsat: z3+cvc5")."""
+    for block in _OPEN or [_LOOSE]:
+        block.add((file, rests_on))
+
+
+def smt_record(queries: tuple[tuple[str, str], ...]) -> dict:
+    """The ``smt`` field of a decision's record: sorted and de-duplicated, so independent of order and timing.
+
+    ``files``: every query's file hash (build/smt/<hash>.smt2); ``answers``: how many queries each answer
+    and pair of solvers; ``agreement``: "z3+cvc5" when every unsat (every verdict) rests on both solvers,
+    else how many rest on one; ``one_solver``: the files whose answer rests on one solver or none (only
+    when there are some).  A sat z3 answers is never a verdict (its model is re-checked exactly); by
+    default cvc5 is not asked about it (SAT_NOT_RUN).
+
+    >>> smt_record((("b1", "unsat: z3+cvc5"), ("a0", "sat: z3 (cvc5 not run)")))["agreement"]
+    'z3+cvc5'
+    >>> r = smt_record((("b1", "unsat: z3+cvc5"), ("c2", "unsat: z3 only (cvc5 unknown: resourceout)")))
+    >>> r["agreement"], r["one_solver"]
+    ('z3+cvc5 on 1 of 2 unsat; z3 only on 1', {'c2': 'unsat: z3 only (cvc5 unknown: resourceout)'})
+    """
+    queries = tuple(sorted(set(queries)))
+    answers: dict[str, int] = {}
+    for _, rests_on in queries:
+        answers[rests_on] = answers.get(rests_on, 0) + 1
+    unsat = [r for _, r in queries if r.startswith("unsat: ")]
+    both = sum(r == f"unsat: {AGREED}" for r in unsat)
+    if not unsat:
+        agreement = "no unsat answer"
+    elif both == len(unsat):
+        agreement = AGREED
+    else:
+        agreement = f"{AGREED} on {both} of {len(unsat)} unsat"
+        for who in ("z3 only", "cvc5 only"):
+            count = sum(r.startswith(f"unsat: {who}") for r in unsat)
+            agreement += f"; {who} on {count}" if count else ""
+    others = sum(not r.startswith("unsat: ") and not r.startswith("sat: ") for _, r in queries)
+    agreement += f"; undecided on {others}" if others else ""
+    one: dict[str, str] = {}
+    for file, rests_on in queries:
+        if not rests_on.endswith(f": {AGREED}") and rests_on != SAT_NOT_RUN:
+            one[file] = f"{one[file]}; {rests_on}" if file in one else rests_on
+    out: dict = {"files": sorted({f for f, _ in queries}), "answers": answers, "agreement": agreement}
+    if one:
+        out["one_solver"] = one
+    return out
 
 
 @dataclass
@@ -216,6 +289,9 @@ class Findings:
     certificate: dict | None = None
     notes: list[str] = field(default_factory=list)
 
+    def __post_init__(self) -> None:
+        _LOOSE.clear()  # queries answered outside any block of an earlier check are no part of this one
+
     # --- recording ------------------------------------------------------------------------------
 
     def instance(
@@ -240,10 +316,12 @@ class Findings:
             tuple(sorted((k, _exact_text(v)) for k, v in params.items())),
         )
 
-    def record(self, instance: Instance, outcome: Outcome, detail: str = "") -> Decision:
+    def record(
+        self, instance: Instance, outcome: Outcome, detail: str = "", smt: Iterable[tuple[str, str]] = ()
+    ) -> Decision:
         if any(d.instance == instance for d in self.decisions):
             raise HarnessError(f"{self.claim} decided the same instance twice: {instance.describe()}")
-        decision = Decision(instance, Outcome(outcome), detail)
+        decision = Decision(instance, Outcome(outcome), detail, tuple(sorted(set(smt))))
         self.decisions.append(decision)
         return decision
 
@@ -252,17 +330,21 @@ class Findings:
         """Decide one instance in the block: holds unless the block refutes it, inconclusive on a timeout."""
         inst = self.instance(**instance)  # type: ignore[arg-type]
         verdict = Deciding()
+        queries: set[tuple[str, str]] = set()
+        _OPEN.append(queries)
         try:
             yield verdict
         except SolverTimeout as exc:
-            self.record(inst, Outcome.INCONCLUSIVE, f"no answer within the bound: {exc}")
+            self.record(inst, Outcome.INCONCLUSIVE, f"no answer within the bound: {exc}", queries)
             return
+        finally:
+            _OPEN.remove(queries)
         if verdict.witness is not None:
-            self.record(inst, Outcome.COUNTEREXAMPLE, verdict.witness)
+            self.record(inst, Outcome.COUNTEREXAMPLE, verdict.witness, queries)
         elif verdict.reason is not None:
-            self.record(inst, Outcome.INCONCLUSIVE, verdict.reason)
+            self.record(inst, Outcome.INCONCLUSIVE, verdict.reason, queries)
         else:
-            self.record(inst, Outcome.HOLDS)
+            self.record(inst, Outcome.HOLDS, smt=queries)
 
     def decide(self, holds: bool | None, witness: str = "", **instance: object) -> bool | None:
         """Record an instance decided outside a block: True holds, False refutes (``witness``), None inconclusive."""
@@ -270,7 +352,10 @@ class Findings:
         if holds is False and not witness:
             raise HarnessError(f"{self.claim}: a refuted instance needs its witness ({inst.describe()})")
         outcome = {True: Outcome.HOLDS, False: Outcome.COUNTEREXAMPLE, None: Outcome.INCONCLUSIVE}[holds]
-        self.record(inst, outcome, "" if holds else witness)
+        queries = set(_LOOSE) if not _OPEN else set()  # the queries answered since the last decision, outside blocks
+        self.record(inst, outcome, "" if holds else witness, queries)
+        if not _OPEN:
+            _LOOSE.clear()
         return holds
 
     def value(self, **values: object) -> None:

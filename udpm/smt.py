@@ -1,11 +1,15 @@
-"""Time-bounded SMT calls, decided by two solvers, whose only passing answer is ``unsat``.
+"""Resource-bounded SMT calls, decided by two solvers, whose only passing answer is ``unsat``.
 
-Every solver call in the harness goes through :func:`decide`.  It sets the
-time bound on the solver itself and turns ``unknown`` (a timeout, or a
-fragment z3 gave up on) into :class:`SolverTimeout`, which the registry
-reports as ``inconclusive``.  So no path reads "no answer" as a proof.
-z3 catches Ctrl-C itself and answers unknown; :func:`decide` turns that
-back into :class:`KeyboardInterrupt`, so an interrupt stops the run.
+Every solver call in the harness goes through :func:`decide`.  Its ``timeout_s`` is a budget of work,
+set on each solver as a *resource* limit (z3's ``rlimit``: :data:`Z3_RLIMIT_PER_S` steps a second;
+cvc5's ``rlimit-per``: :data:`udpm.smt_cvc5.RLIMIT_PER_S`), so that an answer, ``unknown`` included,
+is the same on every run whatever the machine's load, ``--jobs`` or order.  A clock bounds each solver
+only as a last resort (:func:`udpm.smt_cvc5.wall_clock_s`: five times the budget, plus 5 s); a solver
+stopped by it gives an answer that depends on the load, so :func:`decide` reports it as undecided
+(:class:`SolverTimeout`, naming the clock), never as an answer.  ``unknown`` (the resource limit ran
+out, or a fragment z3 gave up on) is a :class:`SolverTimeout` too, which the registry reports as
+``inconclusive``.  So no path reads "no answer" as a proof.  z3 catches Ctrl-C itself and answers
+unknown; :func:`decide` turns that back into :class:`KeyboardInterrupt`, so an interrupt stops the run.
 
 A second solver.  :func:`decide` exports every query, before solving it, as one
 SMT-LIB 2 file ``build/smt/<hash>.smt2`` (``(set-logic ALL)``, z3's declarations
@@ -13,7 +17,7 @@ and assertions, ``(check-sat)``; z3's one-term ``(+ t)``, ``(* t)``, ``(and t)``
 ``(or t)``, which SMT-LIB does not allow, are written ``t``; the name is the first 16 hex digits of the
 SHA-256 of that text, which depends on the query alone, so a query has the same
 name in every run).  cvc5 decides that same file with its own parser, in a helper
-process started once per process, after z3 has answered the in-memory query.
+process (:mod:`udpm.smt_cvc5`), after z3 has answered the in-memory query.
 Which queries are double-checked: **every query z3 answers unsat** (the verdicts;
 a premise_witness's unsat too) **and every query z3 answers unknown**.  A query z3
 answers sat is exported but not sent to cvc5 (:data:`CVC5_ON_SAT` is off): a sat is
@@ -26,22 +30,23 @@ with z3.  Then:
   (``Outcome.solvers == ("z3", "cvc5")``, ``second_opinion == "cvc5 unsat"``);
 * one answers sat and the other unsat: :class:`SolverDisagreement`, naming both
   answers and the file (the claim becomes ``error``);
-* cvc5 answers unknown, or fails on the file: the outcome rests on z3 alone and says
-  so (``solvers == ("z3",)``, ``second_opinion == "cvc5 unknown (timeout)"``);
+* cvc5 answers unknown (its resource limit), or fails on the file: the outcome rests on z3 alone and
+  says so (``solvers == ("z3",)``, ``second_opinion == "cvc5 unknown (resourceout)"``);
 * z3 answers unknown and cvc5 unsat: the outcome rests on cvc5 alone
   (``solvers == ("cvc5",)``); z3 unknown and cvc5 sat stays a :class:`SolverTimeout`,
   since callers re-check a ``sat`` through a z3 model, which there is none of;
   both unknown is a :class:`SolverTimeout` naming both.
 
-cvc5's time bound is z3's, capped at :data:`CVC5_TIMEOUT_S` while z3 has an answer
-(else z3's full bound), set as ``tlimit-per``; cvc5 does not always honour it, so
-the helper is killed :data:`GRACE_S` after it.  The only shortcut: cvc5 decides
-each distinct file once per process, and a query met again (the same text, the same
-bound) reuses that answer; z3 decides every call.  In the quick run cvc5 agrees on
-every unsat query but one (it cannot decide it in 4 s; it rests on z3 alone).
-:func:`second_opinions` and :func:`second_opinion_summary` tally, per process, what
-both said.  ``python -m udpm.smt build/smt/*.smt2`` re-decides exported files with
-both solvers and prints both answers.
+cvc5's budget is z3's, capped at :data:`CVC5_BUDGET_S` while z3 has an answer (else z3's full budget).
+cvc5 decides each distinct (file, budget) once per process, and a query met again reuses that answer
+(it is deterministic); z3 decides every call.
+
+Every answer is reported to the claim record (:func:`udpm.instances.smt_query`): a decision decided in
+a ``Findings.deciding`` block lists its queries' files and the solvers each answer rests on
+("unsat: z3+cvc5", "unsat: z3 only (cvc5 unknown: resourceout)", "sat: z3 (cvc5 not run)").
+:func:`second_opinions` and :func:`second_opinion_summary` tally, per process, what both said.
+``python -m udpm.smt build/smt/*.smt2`` re-decides exported files with both solvers and prints both
+answers.
 
 :func:`premise_witness` shows that a check's hypotheses are satisfiable,
 with a model, before an ``unsat`` of their conjunction with a negated
@@ -66,44 +71,40 @@ True
 from __future__ import annotations
 
 import argparse
-import atexit
 import contextlib
 import hashlib
-import json
 import os
 import re
-import select
-import signal
-import subprocess
 import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import z3
 
 from .errors import SolverDisagreement, SolverTimeout, VacuousPremise
+from .instances import AGREED, SAT_NOT_RUN, smt_query
+from .smt_cvc5 import HELPER as _HELPER
+from .smt_cvc5 import SAT, UNKNOWN, UNSAT, run_cvc5, start_cvc5, stopped_by_clock, wall_clock_s
 
 # z3's reason when it caught SIGINT itself.
 KEYBOARD = "interrupted from keyboard"
+# z3's reason when its resource limit ran out; when its (last-resort) clock ran out.
+Z3_RLIMIT_REASON, Z3_CLOCK_REASON = "canceled", "timeout"
 
 # Where every query is exported; tests point it elsewhere.
 EXPORT_DIR = Path(__file__).resolve().parent.parent / "build" / "smt"
 
-# cvc5's time bound: z3's, but at most CVC5_TIMEOUT_S (a query cvc5 cannot do would otherwise cost the whole
-# bound on top of z3's answer), and z3's full bound when z3 answered unknown (then the verdict is cvc5's).
-# cvc5 does not always honour its own bound (tlimit-per): its helper is killed GRACE_S later.
-CVC5_TIMEOUT_S = 4.0
-GRACE_S = 0.5
+# z3's resource limit: Z3_RLIMIT_PER_S steps per second of budget (about 3.4 million a second on the reference
+# machine; the median over the quick run's queries).  The clock (udpm.smt_cvc5.wall_clock_s) is a last resort.
+Z3_RLIMIT_PER_S = 3_000_000
 
-# Cylindrical algebraic coverings: cvc5's complete procedure for nonlinear real arithmetic (without it,
-# cvc5 answers unknown on a sat query as plain as x*x = 2).
-CVC5_OPTIONS = {"nl-cov": "true"}
-
-SAT, UNSAT, UNKNOWN = "sat", "unsat", "unknown"
+# cvc5's budget: z3's, but at most CVC5_BUDGET_S (a query cvc5 cannot do would otherwise cost the whole
+# budget on top of z3's answer), and z3's full budget when z3 answered unknown (then the verdict is cvc5's).
+CVC5_BUDGET_S = 4.0
 
 # Whether cvc5 also decides the queries z3 answers sat.  A sat is never a verdict: callers re-check z3's
 # model exactly (a counterexample, a premise witness).  Off, because cvc5 on the ~1250 sat queries of the
@@ -113,12 +114,15 @@ CVC5_ON_SAT = False
 NOT_RUN = "cvc5 not run (z3 sat: the caller re-checks z3's model exactly)"
 
 
+
 @dataclass(frozen=True)
 class Outcome:
     """unsat (the negation is impossible, so the claim holds) or a model of the negation.
 
     ``solvers`` names the solvers the answer rests on (both when they agree); ``second_opinion`` is what
-    the other solver said ("cvc5 unsat", "cvc5 unknown (timeout)"); ``file`` is the exported query.
+    the other solver said ("cvc5 unsat", "cvc5 unknown (resourceout)"); ``file`` is the exported query;
+    ``record`` is what the claim record says of it ("unsat: z3+cvc5", "unsat: z3 only (cvc5 unknown:
+    resourceout)").
     """
 
     unsat: bool
@@ -126,23 +130,41 @@ class Outcome:
     solvers: tuple[str, ...] = ("z3",)
     second_opinion: str = ""
     file: str = ""
+    record: str = ""
 
 
 # What cvc5 said, per process: "z3 unsat, cvc5 unsat" -> count (see second_opinion_summary).
 _TALLY: Counter[str] = Counter()
 
 
+def z3_rlimit(budget_s: float) -> int:
+    return max(1, int(budget_s * Z3_RLIMIT_PER_S))
+
+
+def _outcome(path: Path, unsat: bool, model, solvers: tuple[str, ...], said: str, record: str) -> Outcome:
+    smt_query(path.stem, record)
+    return Outcome(unsat, model, solvers, said, str(path), record)
+
+
+def _undecided(path: Path, why: str) -> SolverTimeout:
+    smt_query(path.stem, f"undecided: {why}")
+    return SolverTimeout(f"{why} on {_shown(path)}" if path.name not in why else why)
+
+
 def decide(assertions: Iterable[z3.BoolRef], timeout_s: float, logic: str | None = None) -> Outcome:
     """Check the conjunction of ``assertions`` with z3, then cvc5 on the exported file (module docstring).
 
-    Unknown from both raises SolverTimeout; sat against unsat raises SolverDisagreement.
+    ``timeout_s`` is a budget of work, set as each solver's resource limit.  Unknown from both raises
+    SolverTimeout, and so does a solver stopped by its last-resort clock; sat against unsat raises
+    SolverDisagreement.  Every answer is reported to the open deciding blocks (udpm.instances.smt_query).
     """
     assertions = list(assertions)
     path = export(assertions, logic)
     solver = z3.SolverFor(logic) if logic else z3.Solver()
-    solver.set("timeout", max(1, int(timeout_s * 1000)))
+    solver.set("rlimit", z3_rlimit(timeout_s))
+    solver.set("timeout", max(1, int(wall_clock_s(timeout_s) * 1000)))
     solver.add(*assertions)
-    bound = min(timeout_s, CVC5_TIMEOUT_S)
+    bound = min(timeout_s, CVC5_BUDGET_S)
     cvc5_answer = start_cvc5(path, bound) if CVC5_ON_SAT else None  # then cvc5 solves while z3 does
     answer = solver.check()
     first = UNSAT if answer == z3.unsat else SAT if answer == z3.sat else UNKNOWN
@@ -152,29 +174,48 @@ def decide(assertions: Iterable[z3.BoolRef], timeout_s: float, logic: str | None
         if KEYBOARD in reason:
             _HELPER.stop()
             raise KeyboardInterrupt
+        if reason == Z3_CLOCK_REASON:
+            raise _undecided(
+                path,
+                f"z3 stopped by its last-resort clock ({wall_clock_s(timeout_s):g} s) before its resource limit "
+                f"({timeout_s:g} s of work): an answer that depends on the machine's load is no verdict",
+            )
+        reason = "resource limit" if reason == Z3_RLIMIT_REASON else reason
     if first == SAT and cvc5_answer is None:
         _TALLY[f"z3 sat, {NOT_RUN}"] += 1
-        return Outcome(False, solver.model(), ("z3",), NOT_RUN, str(path))
+        return _outcome(path, False, solver.model(), ("z3",), NOT_RUN, SAT_NOT_RUN)
     if cvc5_answer is None:
-        bound = bound if first == UNSAT else timeout_s  # z3 unknown: the verdict is cvc5's, give it z3's bound
+        bound = bound if first == UNSAT else timeout_s  # z3 unknown: the verdict is cvc5's, give it z3's budget
         cvc5_answer = start_cvc5(path, bound)
     second, why = cvc5_answer()
-    if first == UNKNOWN and second == UNKNOWN and bound < timeout_s:
+    if first == UNKNOWN and second == UNKNOWN and bound < timeout_s and not stopped_by_clock(second, why):
+        bound = timeout_s
         second, why = run_cvc5(path, timeout_s)
+    if stopped_by_clock(second, why):
+        _TALLY[f"z3 {first}, cvc5 stopped by its clock"] += 1
+        raise _undecided(
+            path,
+            f"z3 answered {first}; cvc5 stopped by its last-resort clock ({why}, {wall_clock_s(bound):g} s) before "
+            f"its resource limit ({bound:g} s of work): an answer that depends on the machine's load is no verdict",
+        )
     said = f"cvc5 {second}" + (f" ({why})" if second == UNKNOWN else "")
     _TALLY[f"z3 {first}, {said}"] += 1
     if {first, second} == {SAT, UNSAT}:
+        smt_query(path.stem, f"disagreement: z3 {first}, cvc5 {second}")
         raise SolverDisagreement(f"z3 answered {first}, cvc5 answered {second} on {_shown(path)}")
     if first == UNKNOWN:
-        z3_said = f"z3 answered unknown ({reason}) within {timeout_s:g} s"
+        z3_said = f"z3 answered unknown ({reason}) within {timeout_s:g} s of work"
         if second == UNSAT:
-            return Outcome(True, None, ("cvc5",), f"{said}; {z3_said}", str(path))
+            rests_on = f"{UNSAT}: cvc5 only (z3 unknown: {reason})"
+            return _outcome(path, True, None, ("cvc5",), f"{said}; {z3_said}", rests_on)
         if second == SAT:
-            raise SolverTimeout(f"{z3_said}; cvc5 answered sat, but a sat needs a z3 model to be re-checked")
-        raise SolverTimeout(f"{z3_said}; {said}")
-    solvers = ("z3", "cvc5") if second == first else ("z3",)
+            raise _undecided(path, f"{z3_said}; cvc5 answered sat, but a sat needs a z3 model to be re-checked")
+        raise _undecided(path, f"{z3_said}; {said}")
     model = None if first == UNSAT else solver.model()
-    return Outcome(first == UNSAT, model, solvers, said, str(path))
+    if second == first:
+        return _outcome(path, first == UNSAT, model, ("z3", "cvc5"), said, f"{first}: {AGREED}")
+    record = f"{first}: z3 only (cvc5 {why if why.startswith('error') else f'unknown: {why}'})"
+    return _outcome(path, first == UNSAT, model, ("z3",), said, record)
 
 
 def _shown(path: Path) -> str:
@@ -265,158 +306,6 @@ def export(assertions: list[z3.BoolRef], logic: str | None = None) -> Path:
     return path
 
 
-def cvc5_decide_file(path: str | os.PathLike[str], timeout_ms: int) -> tuple[str, str]:
-    """cvc5 on one SMT-LIB file, in this process: ("sat" | "unsat" | "unknown" | "error", reason)."""
-    import cvc5
-
-    tm = cvc5.TermManager()
-    solver = cvc5.Solver(tm)
-    solver.setOption("tlimit-per", str(max(1, int(timeout_ms))))
-    for key, value in CVC5_OPTIONS.items():
-        solver.setOption(key, value)
-    sm = cvc5.SymbolManager(tm)
-    parser = cvc5.InputParser(solver, sm)
-    answer: tuple[str, str] = ("error", "the file has no check-sat")
-    try:
-        parser.setFileInput(cvc5.InputLanguage.SMT_LIB_2_6, str(path))
-        while True:
-            cmd = parser.nextCommand()
-            if cmd.isNull():
-                break
-            if cmd.getCommandName() != "check-sat":
-                cmd.invoke(solver, sm)
-                continue
-            result = solver.checkSat()
-            if result.isUnsat():
-                answer = (UNSAT, "")
-            elif result.isSat():
-                answer = (SAT, "")
-            else:
-                answer = (UNKNOWN, str(result.getUnknownExplanation()).removeprefix("UnknownExplanation.").lower())
-    except RuntimeError as exc:  # cvc5's parse and API errors
-        return "error", " ".join(str(exc).split())
-    return answer
-
-
-class _Helper:
-    """cvc5 in a child process (``python -m udpm.smt --serve``), so that a run-away cvc5 can be killed.
-
-    A request is sent (:meth:`send`) before z3 starts on the same query, so the two solve side by side;
-    :meth:`receive` waits for the answer.  A request whose answer is never read (z3 raised, Ctrl-C)
-    leaves the helper mid-query: the next :meth:`send` replaces it.
-    """
-
-    def __init__(self) -> None:
-        self.proc: subprocess.Popen[str] | None = None
-        self.owner = 0
-        self.deadline: float | None = None  # of the request in flight
-        self.bound = 0.0
-
-    def send(self, path: Path, timeout_s: float) -> str | None:
-        """Start cvc5 on ``path``; None, or why the helper failed."""
-        if self.deadline is not None or self.proc is None or self.owner != os.getpid() or self.proc.poll() is not None:
-            self.stop()
-            self.start()
-        assert self.proc is not None and self.proc.stdin is not None
-        try:
-            self.proc.stdin.write(json.dumps({"file": str(path), "ms": max(1, int(timeout_s * 1000))}) + "\n")
-            self.proc.stdin.flush()
-        except OSError as exc:
-            self.stop()
-            return f"the cvc5 helper failed: {exc}"
-        self.bound = timeout_s + GRACE_S
-        self.deadline = time.monotonic() + self.bound
-        return None
-
-    def receive(self) -> tuple[str, str]:
-        """The answer to the request in flight, or unknown when it is not in by its deadline (then killed)."""
-        assert self.proc is not None and self.proc.stdout is not None and self.deadline is not None
-        try:
-            ready, _, _ = select.select([self.proc.stdout], [], [], max(0.0, self.deadline - time.monotonic()))
-            line = self.proc.stdout.readline() if ready else None
-        except OSError as exc:
-            self.stop()
-            return "error", f"the cvc5 helper failed: {exc}"
-        except BaseException:  # Ctrl-C, a check's wall-clock bound: the helper is mid-query, drop it
-            self.stop()
-            raise
-        self.deadline = None
-        if line is None:
-            self.stop()
-            return UNKNOWN, f"killed after {self.bound:g} s"
-        if not line:
-            self.stop()
-            return "error", "the cvc5 helper died"
-        reply = json.loads(line)
-        return reply["answer"], reply["reason"]
-
-    def start(self) -> None:
-        root = str(Path(__file__).resolve().parent.parent)
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p)}
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "udpm.smt", "--serve"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-            env=env,
-            cwd=root,
-            start_new_session=True,  # Ctrl-C reaches this process alone, which kills the helper
-        )
-        self.owner = os.getpid()
-
-    def stop(self) -> None:
-        if self.proc is not None and self.owner == os.getpid():
-            with contextlib.suppress(OSError):
-                self.proc.kill()
-                self.proc.wait()
-        self.proc = None
-        self.deadline = None
-
-
-_HELPER = _Helper()
-atexit.register(_HELPER.stop)
-
-
-# cvc5's answers in this process, by (file, time bound): a query met again (the same text) is not re-solved.
-_ANSWERS: dict[tuple[str, int], tuple[str, str]] = {}
-
-
-def start_cvc5(path: Path, timeout_s: float) -> Callable[[], tuple[str, str]]:
-    """Start cvc5 on the exported file, within ``timeout_s`` (+ GRACE_S); call the result for its answer.
-
-    The answer is ("sat" | "unsat" | "unknown", reason); a file cvc5 fails on is unknown ("error: ...").
-    """
-    key = (path.name, max(1, int(timeout_s * 1000)))
-    if key in _ANSWERS:
-        return lambda: _ANSWERS[key]
-    failed = _HELPER.send(path, timeout_s)
-
-    def answer() -> tuple[str, str]:
-        said, reason = ("error", failed) if failed else _HELPER.receive()
-        _ANSWERS[key] = (UNKNOWN, f"error: {reason}") if said == "error" else (said, reason)
-        return _ANSWERS[key]
-
-    return answer
-
-
-def run_cvc5(path: Path, timeout_s: float) -> tuple[str, str]:
-    """cvc5's answer on the exported file (:func:`start_cvc5`, waited for)."""
-    return start_cvc5(path, timeout_s)()
-
-
-def _serve() -> None:
-    """The helper's loop: one JSON request per line in, one JSON answer per line out."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles an interrupt and kills this process
-    for line in sys.stdin:
-        request = json.loads(line)
-        # A hard bound if cvc5 ignores tlimit-per and the parent is gone: SIGALRM's default action ends the process.
-        signal.alarm(int(request["ms"] / 1000 + GRACE_S) + 2)
-        answer, reason = cvc5_decide_file(request["file"], request["ms"])
-        signal.alarm(0)
-        sys.stdout.write(json.dumps({"answer": answer, "reason": reason}) + "\n")
-        sys.stdout.flush()
-
-
 def second_opinions() -> dict[str, int]:
     """What both solvers said on every decide() of this process since reset_second_opinions(), counted."""
     return dict(sorted(_TALLY.items()))
@@ -495,26 +384,26 @@ def main(argv: list[str] | None = None) -> int:
     """``python -m udpm.smt FILE...``: decide exported files with z3 and cvc5; exit 1 if any two disagree."""
     p = argparse.ArgumentParser(prog="python -m udpm.smt", description=main.__doc__)
     p.add_argument("files", nargs="*", type=Path, help="SMT-LIB 2 files, e.g. build/smt/*.smt2")
-    p.add_argument("--timeout", type=float, default=60.0, metavar="S", help="seconds per solver and file (60)")
-    p.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument(
+        "--budget", "--timeout", type=float, default=60.0, metavar="S", help="seconds of work per solver and file (60)"
+    )
     args = p.parse_args(argv)
-    if args.serve:
-        _serve()
-        return 0
     disagreements = 0
     for path in args.files:
         solver = z3.Solver()
-        solver.set("timeout", max(1, int(args.timeout * 1000)))
+        solver.set("rlimit", z3_rlimit(args.budget))
+        solver.set("timeout", max(1, int(wall_clock_s(args.budget) * 1000)))
         started = time.monotonic()
         solver.from_file(str(path))
         first = str(solver.check())
-        second, why = run_cvc5(path, args.timeout)
+        if first == UNKNOWN:
+            first += f" ({solver.reason_unknown()})"
+        second, why = run_cvc5(path, args.budget)
         disagreements += {first, second} == {SAT, UNSAT}
         said = f"{second} ({why})" if why else second
         print(f"{path}: z3 {first}, cvc5 {said}  ({time.monotonic() - started:.2f} s)")
     _HELPER.stop()
     return 1 if disagreements else 0
-
 
 if __name__ == "__main__":
     sys.exit(main())
