@@ -47,14 +47,16 @@ def fake(monkeypatch, tmp_path):
     return answer
 
 
-def test_the_time_bound_is_set_in_milliseconds_on_the_solver(fake):
+def test_the_budget_is_a_resource_limit_and_the_clock_a_last_resort(fake):
     fake["answer"] = z3.unsat
+    assert smt.Z3_RLIMIT_PER_S == 3_000_000
     smt.decide([z3.Bool("p")], timeout_s=2.5)
-    assert FakeSolver.made[-1].settings == {"timeout": 2500}
+    # rlimit: 2.5 s of work; the clock (ms): 5 times the budget plus 5 s
+    assert FakeSolver.made[-1].settings == {"rlimit": 7_500_000, "timeout": 17_500}
     smt.decide([z3.Bool("p")], timeout_s=0.0001)
-    assert FakeSolver.made[-1].settings == {"timeout": 1}  # never 0, which z3 reads as "no bound"
+    assert FakeSolver.made[-1].settings == {"rlimit": 300, "timeout": 5000}
     smt.decide([z3.Bool("p")], timeout_s=0)
-    assert FakeSolver.made[-1].settings == {"timeout": 1}
+    assert FakeSolver.made[-1].settings == {"rlimit": 1, "timeout": 5000}  # never 0, which z3 reads as "no bound"
 
 
 def test_a_logic_picks_a_solver_for_it_and_every_assertion_is_added(fake):
@@ -76,7 +78,10 @@ def test_unknown_is_a_timeout_with_its_reason_never_a_verdict(fake):
     else:
         pytest.fail("unknown was read as an answer")
     assert type(err) is SolverTimeout
-    assert str(err) == "z3 answered unknown (canceled) within 2.5 s; cvc5 unknown (stubbed)"
+    assert str(err).startswith("z3 answered unknown (resource limit) within 2.5 s of work; cvc5 unknown (stubbed) on ")
+    fake["reason"] = "smt tactic failed"  # z3 gave up: its own reason
+    with pytest.raises(SolverTimeout, match=r"^z3 answered unknown \(smt tactic failed\) within 1 s of work"):
+        smt.decide([z3.Bool("p")], timeout_s=1)
 
 
 def test_z3_catching_ctrl_c_is_turned_back_into_keyboard_interrupt(fake):

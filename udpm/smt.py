@@ -148,7 +148,7 @@ def _outcome(path: Path, unsat: bool, model, solvers: tuple[str, ...], said: str
 
 def _undecided(path: Path, why: str) -> SolverTimeout:
     smt_query(path.stem, f"undecided: {why}")
-    return SolverTimeout(f"{why} on {_shown(path)}" if path.name not in why else why)
+    return SolverTimeout(f"{why} on {_shown(path)}")
 
 
 def decide(assertions: Iterable[z3.BoolRef], timeout_s: float, logic: str | None = None) -> Outcome:
@@ -219,9 +219,9 @@ def decide(assertions: Iterable[z3.BoolRef], timeout_s: float, logic: str | None
 
 
 def _shown(path: Path) -> str:
-    """``path`` relative to the working directory when it is under it."""
+    """``path`` relative to the project's root when it is under it (so a message is the same from any directory)."""
     with contextlib.suppress(ValueError):
-        return str(path.relative_to(Path.cwd()))
+        return str(path.relative_to(Path(__file__).resolve().parent.parent))
     return str(path)
 
 
