@@ -104,6 +104,12 @@ def arrangement_points(n: int, A: Fraction) -> list[tuple[Fraction, Fraction]]:
     return sorted(pts)
 
 
+@functools.cache
+def _psi_at_points(n: int, A: Fraction):
+    """(beta1, beta2, psi1, psi2) at every vertex of the arrangement."""
+    return tuple((b1, b2, psi1(b1, n, A), psi2(b2, n, A)) for b1, b2 in arrangement_points(n, A))
+
+
 def condition5(s1, s2, t1: int, t2: int, flip5: bool = False) -> bool:
     """zlcn2013 (5): psi1(theta1) <= psi2(theta1) and psi1(theta2) >= psi2(theta2) (``flip5``: both reversed)."""
     if flip5:
@@ -127,8 +133,8 @@ def two_variable_minimum(
     n = c.n
     best = None
     t2 = n if c.theta2 is None else c.theta2
-    for b1, b2 in pts if pts is not None else arrangement_points(n, A):
-        s1, s2 = psi1(b1, n, A), psi2(b2, n, A)
+    pairs = _psi_at_points(n, A) if pts is None else ((b1, b2, psi1(b1, n, A), psi2(b2, n, A)) for b1, b2 in pts)
+    for b1, b2, s1, s2 in pairs:
         if with5 and not condition5(s1, s2, c.theta1, t2, flip5):
             continue
         phi = [min(u, v) for u, v in zip(s1, s2)] if use_psi2 else s1
@@ -180,16 +186,29 @@ def cone_interior(n: int, A: Fraction, signs: tuple[int, ...], k: int, timeout_s
     return -cert.objective - 1, tuple(cert.x[: n + 1]), cert
 
 
+def dominated(verts, k: int, signs: tuple[int, ...]) -> bool:
+    """Some other vertex u is at least as good as v = verts[k] for every consumer: s_i (u_i - v_i) <= 0 for every
+    i (exact), so v is never the unique optimum and needs no LP."""
+    v = verts[k]
+    return any(j != k and all(s * (a - b) <= 0 for s, a, b in zip(signs, u, v)) for j, u in enumerate(verts))
+
+
+@functools.cache
 def full_vertices(n: int, A: Fraction, signs: tuple[int, ...], timeout_s: float):
-    """[(v, w, certificate)] for the vertices that are the unique optimum of some consumer with every w_i > 0;
-    also the number of vertices."""
+    """[(v, w)] for the vertices that are the unique optimum of some consumer with every w_i > 0, and the counts
+    (vertices, dominated ones, normal-cone LPs).  A vertex dominated by another (exact, :func:`dominated`) is
+    never a unique optimum; every other one gets its certified normal-cone LP (:func:`cone_interior`)."""
     verts = legal_vertices(n, A)
-    out = []
+    out, n_dom, n_lp = [], 0, 0
     for k, v in enumerate(verts):
-        t, w, cert = cone_interior(n, A, signs, k, timeout_s)
+        if dominated(verts, k, signs):
+            n_dom += 1
+            continue
+        n_lp += 1
+        t, w, _ = cone_interior(n, A, signs, k, timeout_s)
         if t > 0:
-            out.append((v, w, cert))
-    return out, len(verts)
+            out.append((v, w))
+    return tuple(out), (len(verts), n_dom, n_lp)
 
 
 def _z3_forms(n: int, A: Fraction, tag: str = ""):
@@ -232,10 +251,27 @@ def _frac(model, v) -> Fraction:
     return F(str(model.eval(v, model_completion=True).as_fraction()))
 
 
+@functools.cache
+def _form_index(n: int, A: Fraction, t1: int, t2: int, with5: bool, flip5: bool, use_psi2: bool) -> dict:
+    """phi -> (beta1, beta2) over the vertices of the (beta1, beta2) arrangement (admissible ones only)."""
+    out: dict = {}
+    for b1, b2, s1, s2 in _psi_at_points(n, A):
+        if with5 and not condition5(s1, s2, t1, t2, flip5):
+            continue
+        phi = tuple(min(p, q) for p, q in zip(s1, s2)) if use_psi2 else tuple(s1)
+        out.setdefault(phi, (b1, b2))
+    return out
+
+
 def member_two(v, n: int, A: Fraction, t1: int, t2: int, with5: bool, flip5: bool, use_psi2: bool, timeout_s):
     """Is v = min{psi1(beta1), psi2(beta2)} (psi1(beta1) alone when not ``use_psi2``) for some beta in [0,1]^2
-    (with (5) when ``with5``)?  z3 decides; a sat model is re-checked exactly.  Returns (beta1, beta2) or None and
-    the z3 outcome."""
+    (with (5) when ``with5``)?  First an exact witness among the arrangement's vertices (a legal vertex of the
+    polytope that is of the form is the image of a vertex of some cell, since the image of a cell is a polytope
+    inside L); else z3 decides, and a sat model is re-checked exactly.  Returns (beta1, beta2) or None, and the
+    z3 outcome (None when the exact witness sufficed)."""
+    hit = _form_index(n, A, t1, t2, with5, flip5, use_psi2).get(tuple(v))
+    if hit is not None:
+        return hit, None
     b1, b2, p1, p2, rows = _z3_domain(n, A, t1, t2, with5, flip5)
     eq = [(_z3_min(p1[m], p2[m]) if use_psi2 else p1[m]) == z3.RealVal(str(v[m])) for m in range(n + 1)]
     out = decide([*rows, *eq], timeout_s)
@@ -281,7 +317,7 @@ def _bounded(rec: Findings, n: int, A: Fraction, t1: int, t2: int | None, method
 
 
 COVERS = "every consumer (omega >= 0, rho a distribution) of this query"
-CONE_METHOD = "certified normal-cone LP per legal-polytope vertex"
+CONE_METHOD = "exact dominance or certified normal-cone LP per legal-polytope vertex"
 
 
 def all_consumers_two(
@@ -306,10 +342,9 @@ def all_consumers_two(
         _, _, _, _, dom = _z3_domain(n, Af, t1, tt2, with5, flip5)
         pins = _pins(dom)
         stats["witnesses"].add(premises_hold(dom, pins, ctx.solver_timeout, f"{rec.claim}: (beta1, beta2) domain"))
-        full, nv = full_vertices(n, A, error_signs(n, t1, t2), ctx.solver_timeout)
-        stats["vertices"] += nv
-        stats["full"] += len(full)
-        for v, w, _ in full:
+        full, counts = full_vertices(n, A, error_signs(n, t1, t2), ctx.solver_timeout)
+        _count(stats, full, counts)
+        for v, w in full:
             beta, out = member_two(v, n, Af, t1, tt2, with5, flip5, use_psi2, ctx.solver_timeout)
             if beta is not None:
                 continue
@@ -333,10 +368,9 @@ def all_consumers_threshold(rec: Findings, ctx: Context, n, A, t1, t2, recurrenc
     Af = A if A_form is None else A_form
     name = "(2)" if recurrence is psi1 else "(3)"
     with _bounded(rec, n, A, t1, t2, f"{CONE_METHOD} + exact recurrence {name} from v(0)", COVERS) as d:
-        full, nv = full_vertices(n, A, error_signs(n, t1, t2), ctx.solver_timeout)
-        stats["vertices"] += nv
-        stats["full"] += len(full)
-        for v, w, _ in full:
+        full, counts = full_vertices(n, A, error_signs(n, t1, t2), ctx.solver_timeout)
+        _count(stats, full, counts)
+        for v, w in full:
             if recurrence(v[0], n, Af) == list(v):
                 continue
             c, cert, opt = counterexample_consumer(v, w, t1, t2, A, ctx)
@@ -354,12 +388,20 @@ def all_consumers_threshold(rec: Findings, ctx: Context, n, A, t1, t2, recurrenc
 
 
 def _stats() -> dict:
-    return {"witnesses": set(), "vertices": 0, "full": 0}
+    return {"witnesses": set(), "vertices": 0, "dominated": 0, "lps": 0, "full": 0}
+
+
+def _count(stats: dict, full, counts) -> None:
+    for key, c in zip(("vertices", "dominated", "lps"), counts):
+        stats[key] += c
+    stats["full"] += len(full)
 
 
 def _record_stats(rec: Findings, stats: dict) -> None:
     rec.value(
         vertex_instances=stats["vertices"],
+        dominated_vertex_instances=stats["dominated"],
+        normal_cone_lps=stats["lps"],
         full_dimensional_vertex_instances=stats["full"],
     )
     if stats["witnesses"]:
@@ -433,7 +475,7 @@ def min_of_recurrences(ctx: Context, flip5: bool = False, form_alpha=None) -> Fi
         Af = _form_alpha(A, form_alpha) or A
         with _sampled(rec, n, A, c, "certified LP + exact (beta1, beta2) arrangement", "one consumer") as d:
             _, _, opt = lp_optimum(c, A, ctx)
-            best = two_variable_minimum(c, Af, True, arrangement_points(n, Af), flip5=flip5)
+            best = two_variable_minimum(c, Af, True, flip5=flip5)
             if best is None or best[0] != opt:
                 got = "no admissible (beta1, beta2)" if best is None else f"{best[0]} at beta=({best[1]}, {best[2]})"
                 d.counterexample(f"{consumer_text(c)}: LP optimum {opt}, best min{{psi1,psi2}} with (5): {got}")
@@ -489,7 +531,7 @@ def two_variables(ctx: Context, use_psi2: bool = True, form_alpha=None) -> Findi
         Af = _form_alpha(A, form_alpha) or A
         with _sampled(rec, n, A, c, "certified LP + exact (beta1, beta2) arrangement", "one consumer") as d:
             _, _, opt = lp_optimum(c, A, ctx)
-            best = two_variable_minimum(c, Af, False, arrangement_points(n, Af), use_psi2=use_psi2)
+            best = two_variable_minimum(c, Af, False, use_psi2=use_psi2)
             if best[0] != opt:
                 d.counterexample(f"{consumer_text(c)}: LP optimum {opt}, two-variable minimum {best[0]}")
     rec.value(consumers=len(cases))

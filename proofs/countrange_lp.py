@@ -16,6 +16,7 @@ import itertools
 import random
 from fractions import Fraction
 
+import flint
 import sympy as sp
 import z3
 
@@ -320,20 +321,32 @@ def y_hat_unique(ctx: Context, vector=y_hat, rho_of=stated_rho) -> Findings:
 
 @functools.cache
 def legal_vertices(n: int, A: Fraction) -> list[tuple[Fraction, ...]]:
-    """Every vertex of the legal-function polytope (Definition 2 plus 0 <= phi): n+1 tight rows, solved exactly."""
+    """Every vertex of the legal-function polytope (Definition 2 plus 0 <= phi): n+1 tight rows, solved exactly
+    (python-flint's exact rational matrices: a non-zero determinant, the solution, then every row checked)."""
     rows = definition2_rows(n, 1 / A) + [Constraint(((m, F(1)),), ">=", F(0), "") for m in range(n + 1)]
+    dense = [[F(0)] * (n + 1) for _ in rows]
+    for r, row in enumerate(rows):
+        for i, cf in row.coeffs:
+            dense[r][i] = cf
+    every = flint.fmpq_mat([[_fq(v) for v in r] for r in dense])
+    rhs = [_fq(row.rhs) for row in rows]
     out = set()
-    for subset in itertools.combinations(rows, n + 1):
-        mat = [[F(0)] * (n + 1) for _ in subset]
-        for r, row in enumerate(subset):
-            for i, cf in row.coeffs:
-                mat[r][i] = cf
-        if linalg.rank(mat) < n + 1:
+    for subset in itertools.combinations(range(len(rows)), n + 1):
+        mat = flint.fmpq_mat([[_fq(v) for v in dense[k]] for k in subset])
+        if mat.det() == 0:
             continue
-        x = [r[0] for r in linalg.solve(mat, [[row.rhs] for row in subset])]
-        if satisfies_rows(rows, x) is None:
-            out.add(tuple(x))
+        x = mat.solve(flint.fmpq_mat([[rhs[k]] for k in subset]))
+        act = every * x
+        if all(
+            {"<=": act[k, 0] <= rhs[k], ">=": act[k, 0] >= rhs[k], "=": act[k, 0] == rhs[k]}[row.sense]
+            for k, row in enumerate(rows)
+        ) and all(x[i, 0] >= 0 for i in range(n + 1)):
+            out.add(tuple(F(int(x[i, 0].p), int(x[i, 0].q)) for i in range(n + 1)))
     return sorted(out)
+
+
+def _fq(v: Fraction) -> flint.fmpq:
+    return flint.fmpq(v.numerator, v.denominator)
 
 
 @functools.cache
