@@ -30,6 +30,7 @@ CLAIMS: tuple[Claim, ...] = (
     C('grs2011.lemma5.8', 'Lemma 5.8', 'At an optimal vertex, #S entries <= #zero columns.', 'bounded, SMT'),
     C('grs2011.lemma5.9', 'Lemma 5.9', 'P1-P3 column structure of optimal vertex signatures.', 'bounded, SMT', depends_on=('grs2011.lemma5.8',)),
     C('grs2011.lemma5.10', 'Lemma 5.10', 'Every optimal vertex is a deterministic remap of the truncated geometric mechanism.', 'bounded', depends_on=('grs2011.lemma5.9',)),
+    C('grs2011.lemma5.10.converse', 'Lemma 5.10, converse (issue 11; not stated in the paper)', 'Which candidate vertices T·D are the unique optimum of some full-support strictly legal user: exactly the nondecreasing D, C(2n+1, n) of them.', 'bounded, SMT + certified unique optima'),
     C('grs2011.lemma5.11', 'Lemma 5.11', 'Extends to all priors and legal losses (limit argument).', 'sampled with degenerate priors and non-strict losses'),
     C('grs2011.lemma5.12', 'Lemma 5.12', 'Uniform prior, loss 1+g|j-i|(g small): the truncated geometric mechanism is the unique optimal direct mechanism.', 'bounded, exact LP uniqueness'),
     C('grs2011.thm3.2', 'Theorem 3.2', 'X is universally utility-maximizing iff some remap of X is the truncated geometric mechanism.', 'bounded + sampled'),
