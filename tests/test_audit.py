@@ -85,7 +85,10 @@ def test_randomized_response_n1_more_private_is_dp_but_not_universally_optimal()
     u = is_universally_optimal(m, F(1, 2))
     assert not u and u.remap is None and "M is invertible" in u.reason
     w = u.witness_user
-    assert (w["label"], w["mechanism_loss"], w["optimum"]) == ("uniform, zero-one", "2/5", "1/3")
+    assert w["label"].startswith("found over every legal user: prior ") and (w["mechanism_loss"], w["optimum"]) == (
+        "2/5",
+        "1/3",
+    )
     # the witness re-checked from scratch: M's best remap loses 2/5, the certified optimum is 1/3
     user = make_user(w["prior"], [[F(v) for v in r] for r in w["loss"]])
     assert best_remap(m, user)[0] == F(2, 5) and optimal_for(user, "1/2").loss == F(1, 3)
@@ -211,7 +214,8 @@ def test_audit_report_renders_text_json_html():
     r = audit(rr(1, F(3, 5)), eps="ln 2")
     assert not r.universality and r.privacy
     text = r.to_text()
-    assert "verdict: 1/2-DP, NOT universally optimal" in text and "witness: user 'uniform, zero-one'" in text
+    assert "verdict: 1/2-DP, NOT universally optimal" in text
+    assert "witness: user 'found over every legal user: prior " in text
     doc = json.loads(r.to_json())
     assert doc["format"] == "udpm-audit/1" and doc["alpha"] == "1/2" and doc["alpha_given"] == "eps=ln 2"
     assert [u["verdict"] for u in doc["users"]] == ["suboptimal by 1/15"] * 3

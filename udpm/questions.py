@@ -16,7 +16,7 @@ is given as ``alpha="1/2"`` or as ``eps="ln 2"`` (exact where e^-eps is rational
 >>> rr = [["3/5", "2/5"], ["2/5", "3/5"]]        # randomized response: 2/3-DP, hence 1/2-DP
 >>> v = is_universally_optimal(rr, "1/2")
 >>> bool(v), v.witness_user["label"], v.witness_user["mechanism_loss"], v.witness_user["optimum"]
-(False, 'uniform, zero-one', '2/5', '1/3')
+(False, 'found over every legal user: prior [3/5, 2/5], loss [[0, 1], [1, 0]]', '2/5', '1/3')
 >>> derive(from_=T, to=[["1"], ["1"], ["1"]])      # every mechanism derives the constant one
 [[Fraction(1, 1)], [Fraction(1, 1)], [Fraction(1, 1)]]
 >>> derive(from_=rr, to=truncated_geometric(1, F(1, 2))) is None
@@ -44,7 +44,8 @@ import sympy
 from . import linalg
 from .certificates import to_certificate
 from .certify import Certified, solve
-from .errors import CertificationFailed, InvalidInput, InvalidMatrix
+from .errors import CertificationFailed, InvalidInput, InvalidMatrix, SolverTimeout
+from .every_user import LEGAL, user_preferring
 from .exact_inputs import TOLERANCE, Conversion, exact_alpha, exact_matrix, make_user
 from .mechanisms import truncated_geometric
 from .privacy import Violation, dp_violations
@@ -343,7 +344,15 @@ def _describe(user: BayesianUser) -> dict:
 
 def _witness(x: Matrix, a: Fraction, timeout_s: float) -> dict | None:
     n = len(x) - 1
-    cands = [(f"uniform, {name}", make_user("uniform", name, n)) for name in ("zero-one", "abs", "squared")]
+    cands = []
+    try:  # every legal user at once (udpm.every_user); the named users below are the fallback
+        found = user_preferring(truncated_geometric(n, a), x, a, LEGAL, timeout_s)
+        if found is not None:
+            prior, loss = linalg.fmt_vector(list(found.user.prior)), linalg.fmt_matrix(found.user.loss.values)
+            cands.append((f"found over every legal user: prior {prior}, loss {loss}", found.user))
+    except SolverTimeout:
+        pass
+    cands += [(f"uniform, {name}", make_user("uniform", name, n)) for name in ("zero-one", "abs", "squared")]
     cands += [(f"Lemma 5.12 user, gamma={g}", _lemma512_user(n, g)) for g in (Fraction(1, 1000), Fraction(1, 100))]
     for label, user in cands:
         opt = optimal_for(user, a, timeout_s=timeout_s)
@@ -377,7 +386,9 @@ def is_universally_optimal(
     best remap, for every Bayesian user with a legal loss) iff some remap of X is the truncated
     geometric mechanism T(n, alpha).  This decides exactly that: M alpha-DP, and T derivable from M
     (:func:`derive` with ``from_=M, to=T``).  When it is not, a user for whom M is strictly
-    suboptimal is looked for among Lemma 5.12's users and the uniform prior with each named loss.
+    suboptimal is searched for over every legal user at once (:func:`udpm.every_user.user_preferring`,
+    one SMT query, the user re-checked exactly), then among Lemma 5.12's users and the uniform prior
+    with each named loss.
 
     Parameters
     ----------
