@@ -80,8 +80,8 @@ CLAIMS: tuple[Claim, ...] = (
     # zlcn2013
     C('zlcn2013.def2', 'Definition 2, (1)', 'Legal functions and the weighted error.', 'definitional'),
     C('zlcn2013.eq2', '(2), (3) and closed forms', 'The recurrences for psi1, psi2 and the piecewise closed form of psi1 over n+1 intervals of beta1.', 'all-n, symbolic'),
-    C('zlcn2013.thm1', 'Theorem 1', 'Some optimal legal function is min{psi1, psi2} satisfying (5).', 'bounded + sampled'),
-    C('zlcn2013.twovar', 'Section 3.1', 'Optimizing over (beta1, beta2) gives the LP optimum.', 'sampled'),
+    C('zlcn2013.thm1', 'Theorem 1', 'Some optimal legal function is min{psi1, psi2} satisfying (5).', 'bounded over all consumers + sampled cross-check'),
+    C('zlcn2013.twovar', 'Section 3.1', 'Optimizing over (beta1, beta2) gives the LP optimum.', 'bounded over all consumers + sampled cross-check'),
     C('zlcn2013.def6', 'Definition 6, (6)', 'Range-restricted geometric in the alpha>1 convention equals the truncated geometric with 1/alpha.', 'all-n'),
     C('zlcn2013.xhat', 'Section 3.2.1', 'N=3, theta=(1,2), uniform penalty and prior: x-hat is the only optimum, and the geometric mechanism cannot derive it.', 'bounded, symbolic alpha'),
     C('zlcn2013.yhat', 'Section 3.2.2', 'For the prior rho stated: y-hat is the only optimum.', 'bounded, symbolic alpha'),
@@ -91,7 +91,7 @@ CLAIMS: tuple[Claim, ...] = (
     C('zlcn2013.thm2', 'Theorem 2', 'No universally utility-maximizing mechanism for count-range queries.', 'bounded'),
     C('zlcn2013.thm3', 'Theorem 3', "No DP mechanism maximizes every consumer's utility (2x2 construction).", 'bounded, SMT'),
     C('zlcn2013.thm4', 'Theorem 4', 'The range-restricted geometric mechanism is 2-approximate; report the worst ratio found.', 'sampled + bounded search'),
-    C('zlcn2013.thm5', 'Theorems 5, 6', 'Threshold queries: some optimum satisfies recurrence (2) (resp. (3)).', 'bounded + sampled'),
+    C('zlcn2013.thm5', 'Theorems 5, 6', 'Threshold queries: some optimum satisfies recurrence (2) (resp. (3)).', 'bounded over all consumers + sampled cross-check'),
     C('zlcn2013.thm7', 'Theorem 7, Corollary 3', 'Threshold queries: t = M^-1 z lies in [0,1] for every recurrence-(2) vector z.', 'bounded, symbolic alpha', depends_on=('zlcn2013.eq2',)),
     C('zlcn2013.oblivious', 'Section 4.2', 'The oblivious step function Phi is not optimal unless trivial.', 'bounded'),
     # printed items CLAIMS.md does not list (issue 5)
