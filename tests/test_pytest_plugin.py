@@ -49,11 +49,11 @@ def test_a_claim_is_one_item_whose_node_id_is_the_claim_id(pytester):
 
 def test_with_paths_the_claims_join_the_projects_own_tests(pytester):
     pytester.makepyfile(test_mine="def test_one():\n    assert True\n")
-    result = pytester.runpytest(*LOAD, "test_mine.py", "--udpm", FAST, "--udpm", "gs2010.lemma3", "-v")
+    result = pytester.runpytest(*LOAD, "test_mine.py", "--udpm", FAST, "--udpm", "gs2010.def4", "-v")
     result.assert_outcomes(passed=3)
-    # gs2010.lemma3 depends on gs2010.lemma2: that one runs for the cap, without an item of its own
-    assert "gs2010.lemma2" not in result.stdout.str()
-    result.stdout.fnmatch_lines(["test_mine.py::test_one PASSED*", f"{FAST} PASSED*", "gs2010.lemma3 PASSED*"])
+    # gs2010.def4 depends on grs2011.ex2.2: that one runs for the cap, without an item of its own
+    assert "grs2011.ex2.2" not in result.stdout.str()
+    result.stdout.fnmatch_lines(["test_mine.py::test_one PASSED*", f"{FAST} PASSED*", "gs2010.def4 PASSED*"])
 
 
 def test_a_golden_difference_fails_with_one_line(pytester):
