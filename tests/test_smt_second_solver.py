@@ -150,13 +150,35 @@ def test_z3_stopped_by_its_clock_is_undecided_never_an_answer(monkeypatch):
     assert asked == []  # not even cvc5's unsat: whether z3 was stopped depends on the load
 
 
+def pigeonhole(n):
+    """n pigeons in n-1 holes: unsat, and hard for both solvers' resolution."""
+    p = [[z3.Bool(f"p{i}_{j}") for j in range(n - 1)] for i in range(n)]
+    rows = [z3.Or(r) for r in p]
+    return rows + [z3.Or(z3.Not(p[i][j]), z3.Not(p[k][j])) for j in range(n - 1) for i in range(n) for k in range(i)]
+
+
 def test_the_solvers_are_bounded_by_resources_so_their_unknown_is_reproducible():
-    a, b, c = z3.Ints("a b c")
-    # sum of three cubes = 33: out of reach of 0.2 s of work; cvc5 stops on its resource limit, on every run
-    path = smt.export([a * a * a + b * b * b + c * c * c == 33])
+    # 13 pigeons: out of reach of 0.2 s of work; both solvers stop on their resource limits, on every run
+    path = smt.export(pigeonhole(13))
     assert smt.run_cvc5(path, 0.2) == ("unknown", "resourceout")
-    with pytest.raises(SolverTimeout, match=r"z3 answered unknown \(resource limit\) within 0.2 s of work"):
-        smt.decide([a * a * a + b * b * b + c * c * c == 33], timeout_s=0.2)
+    with pytest.raises(SolverTimeout) as e:
+        smt.decide(pigeonhole(13), timeout_s=0.2)
+    assert str(e.value) == (
+        f"z3 answered unknown (resource limit) within 0.2 s of work; cvc5 unknown (resourceout) on {path}"
+    )
+
+
+def test_cvc5_past_its_cpu_bound_is_a_reproducible_unknown(monkeypatch, export_dir):
+    a, b, c = z3.Ints("a b c")
+    monkeypatch.setattr(smt_cvc5, "RLIMIT_PER_S", 10**12)  # the resource limit out of reach: the CPU bound stops cvc5
+    monkeypatch.setattr(smt_cvc5, "CPU_FACTOR", 0.0)
+    monkeypatch.setattr(smt_cvc5, "CPU_SLACK_S", 0.3)
+    path = smt.export([a * a * a + b * b * b + c * c * c == 33])
+    answer = smt.run_cvc5(path, 1)
+    assert answer == ("unknown", "cpu limit 0.3 s") and not smt_cvc5.stopped_by_clock(*answer)
+    assert list(smt_cvc5.ANSWERS.values()) == [answer]  # the query's answer at that budget: reused
+    x = z3.Real("x")
+    assert smt.run_cvc5(smt.export([x > 1, x < 0]), 10) == ("unsat", "")  # a new helper
 
 
 def test_cvc5_stopped_by_its_clock_is_undecided_and_the_helper_restarts(monkeypatch, export_dir):

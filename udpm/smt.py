@@ -3,8 +3,10 @@
 Every solver call in the harness goes through :func:`decide`.  Its ``timeout_s`` is a budget of work,
 set on each solver as a *resource* limit (z3's ``rlimit``: :data:`Z3_RLIMIT_PER_S` steps a second;
 cvc5's ``rlimit-per``: :data:`udpm.smt_cvc5.RLIMIT_PER_S`), so that an answer, ``unknown`` included,
-is the same on every run whatever the machine's load, ``--jobs`` or order.  A clock bounds each solver
-only as a last resort (:func:`udpm.smt_cvc5.wall_clock_s`: five times the budget, plus 5 s); a solver
+is the same on every run whatever the machine's load, ``--jobs`` or order (cvc5 is also bounded by its
+CPU time, where it spends no resource: reproducible on one machine whatever its load; its answer is then
+``unknown (cpu limit ...)``).  A clock bounds each solver only as a last resort
+(:func:`udpm.smt_cvc5.wall_clock_s`: five times the budget, plus 5 s); a solver
 stopped by it gives an answer that depends on the load, so :func:`decide` reports it as undecided
 (:class:`SolverTimeout`, naming the clock), never as an answer.  ``unknown`` (the resource limit ran
 out, or a fragment z3 gave up on) is a :class:`SolverTimeout` too, which the registry reports as

@@ -4,26 +4,28 @@ cvc5 is bounded by a *resource* limit (``rlimit-per``: a count of solver steps),
 its answer on a file is the same on every machine and under any load: an ``unknown`` because the
 limit ran out (``resourceout``) happens on every run or on none.  The budget of a query is given in
 seconds of work at a reference rate, :data:`RLIMIT_PER_S` steps a second (measured on the reference
-machine, see below).  A clock bounds the helper only as a last resort: :func:`wall_clock_s` of the
-budget, set as ``tlimit-per``, and the helper is killed :data:`GRACE_S` after it.  An answer stopped by
-the clock (:func:`stopped_by_clock`) depends on the machine's load, so :func:`udpm.smt.decide` reports
-it as undecided (a :class:`~udpm.errors.SolverTimeout`), never as a second opinion.
+machine, see below).
+
+Some of cvc5's procedures spend no resource while they work (cylindrical algebraic coverings, ``nl-cov``,
+ran past 2 minutes on a query z3 answers unsat in 0.04 s, ignoring rlimit-per and tlimit-per alike; its
+alternative, incremental linearisation, does the same on other queries).  So the helper is also bounded
+by its *CPU time* (:func:`cpu_s`, a SIGPROF timer whose default action ends the helper): CPU time does not
+depend on the machine's load, so this stop is reproducible on one machine, and is reported as
+``unknown (cpu limit ...)``, a second solver that gave no answer.  A wall clock bounds it only as a last
+resort: :func:`wall_clock_s` of the budget, set as ``tlimit-per``, and the helper is killed :data:`GRACE_S`
+after it.  An answer stopped by the clock (:func:`stopped_by_clock`) depends on the machine's load, so
+:func:`udpm.smt.decide` reports it as undecided (a :class:`~udpm.errors.SolverTimeout`), never as a
+second opinion.
 
 cvc5 runs in a child process (``python -m udpm.smt_cvc5``), started once per process, so that a
-cvc5 that overruns its bounds can be killed.  It decides each distinct (file, resource limit) once per
+cvc5 that overruns its bounds can be stopped.  It decides each distinct (file, budget) once per
 process; the answer is deterministic, so a query met again reuses it.
 
-Calibration (2 cores, cvc5 1.4.2, the ~1600 queries then in build/smt): cvc5 spends 110 000 to 660 000
-steps a second, median about 480 000; every query it decides takes under 190 000 steps, and two run out
-of 1 000 000 steps.  :data:`RLIMIT_PER_S` = 150 000 is below the slowest rate measured, so a budget of 4 s
-is 600 000 steps, three times the largest decided query, and takes at most about 4.5 s.
-
-Options: cvc5's defaults.  Its complete procedure for nonlinear real arithmetic, cylindrical algebraic
-coverings (``nl-cov``), spends no resource while it works: with it, cvc5 ran past 2 minutes on a query
-that z3 answers unsat in 0.04 s (it ignores rlimit-per and tlimit-per), which only a clock could stop.
-Without it (incremental linearisation), every query of the calibration stopped within its resource limit;
-the price is that cvc5 answers a nonlinear sat (x*x = 2) rarely, which matters only with
-:data:`udpm.smt.CVC5_ON_SAT` on (then such a query is stopped by the clock and undecided).
+Calibration (2 cores, cvc5 1.4.2, the ~1600 queries then in build/smt, nl-cov on): cvc5 spends 110 000
+to 660 000 steps a second, median about 480 000; every query it decides takes under 330 000 steps
+(3 s), but one that spends no step for minutes.  :data:`RLIMIT_PER_S` = 150 000 is about the slowest
+rate measured, so a budget of 4 s is 600 000 steps (at most about 4.5 s), and the CPU bound of that
+budget 7 s.
 """
 
 from __future__ import annotations
@@ -44,13 +46,17 @@ SAT, UNSAT, UNKNOWN, ERROR = "sat", "unsat", "unknown", "error"
 
 # cvc5 steps per second of budget (module docstring).
 RLIMIT_PER_S = 150_000
+# The CPU-time bound of the helper: CPU_FACTOR times the budget, plus CPU_SLACK_S.
+CPU_FACTOR = 1.5
+CPU_SLACK_S = 1.0
 # The last-resort clock: WALL_FACTOR times the budget, plus WALL_SLACK_S; the helper is killed GRACE_S later.
 WALL_FACTOR = 5.0
 WALL_SLACK_S = 5.0
 GRACE_S = 0.5
 
-# cvc5 options beyond the two limits (module docstring: not nl-cov, which ignores the resource limit).
-CVC5_OPTIONS: dict[str, str] = {}
+# Cylindrical algebraic coverings: cvc5's complete procedure for nonlinear real arithmetic (without it,
+# cvc5 answers unknown on a sat query as plain as x*x = 2, and runs past any resource limit on others).
+CVC5_OPTIONS = {"nl-cov": "true"}
 
 # cvc5's reasons for an unknown that come from a clock, not from the query: never reproducible.
 CLOCK_REASONS = ("timeout", "killed after")
@@ -59,6 +65,11 @@ CLOCK_REASONS = ("timeout", "killed after")
 def rlimit(budget_s: float) -> int:
     """cvc5's resource limit for a budget of ``budget_s`` seconds of work."""
     return max(1, int(budget_s * RLIMIT_PER_S))
+
+
+def cpu_s(budget_s: float) -> float:
+    """The helper's CPU-time bound for a budget of ``budget_s`` seconds of work (module docstring)."""
+    return budget_s * CPU_FACTOR + CPU_SLACK_S
 
 
 def wall_clock_s(budget_s: float) -> float:
@@ -122,21 +133,23 @@ class _Helper:
         self.owner = 0
         self.deadline: float | None = None  # of the request in flight
         self.bound = 0.0
+        self.cpu = 0.0
 
-    def send(self, path: Path, steps: int, wall_s: float) -> str | None:
+    def send(self, path: Path, steps: int, cpu: float, wall_s: float) -> str | None:
         """Start cvc5 on ``path``; None, or why the helper failed."""
         if self.deadline is not None or self.proc is None or self.owner != os.getpid() or self.proc.poll() is not None:
             self.stop()
             self.start()
         assert self.proc is not None and self.proc.stdin is not None
         try:
-            request = {"file": str(path), "rlimit": steps, "ms": max(1, int(wall_s * 1000))}
+            request = {"file": str(path), "rlimit": steps, "cpu": cpu, "ms": max(1, int(wall_s * 1000))}
             self.proc.stdin.write(json.dumps(request) + "\n")
             self.proc.stdin.flush()
         except OSError as exc:
             self.stop()
             return f"the cvc5 helper failed: {exc}"
         self.bound = wall_s + GRACE_S
+        self.cpu = cpu
         self.deadline = time.monotonic() + self.bound
         return None
 
@@ -157,7 +170,10 @@ class _Helper:
             self.stop()
             return UNKNOWN, f"killed after {self.bound:g} s"
         if not line:
+            code = self.proc.wait()
             self.stop()
+            if code == -signal.SIGPROF:  # the helper's CPU-time bound: reproducible whatever the load
+                return UNKNOWN, f"cpu limit {self.cpu:g} s"
             return ERROR, "the cvc5 helper died"
         reply = json.loads(line)
         return reply["answer"], reply["reason"]
@@ -202,7 +218,7 @@ def start_cvc5(path: Path, budget_s: float) -> Callable[[], tuple[str, str]]:
     key = (path.name, rlimit(budget_s))
     if key in ANSWERS:
         return lambda: ANSWERS[key]
-    failed = HELPER.send(path, key[1], wall_clock_s(budget_s))
+    failed = HELPER.send(path, key[1], cpu_s(budget_s), wall_clock_s(budget_s))
 
     def answer() -> tuple[str, str]:
         said, reason = (ERROR, failed) if failed else HELPER.receive()
@@ -226,7 +242,10 @@ def serve() -> None:
         request = json.loads(line)
         # A hard bound if cvc5 ignores tlimit-per and the parent is gone: SIGALRM's default action ends the process.
         signal.alarm(int(request["ms"] / 1000 + GRACE_S) + 2)
+        # The CPU-time bound: SIGPROF's default action ends the process, which the parent reads as "cpu limit".
+        signal.setitimer(signal.ITIMER_PROF, request["cpu"])
         answer, reason = cvc5_decide_file(request["file"], request["rlimit"], request["ms"])
+        signal.setitimer(signal.ITIMER_PROF, 0)
         signal.alarm(0)
         sys.stdout.write(json.dumps({"answer": answer, "reason": reason}) + "\n")
         sys.stdout.flush()
