@@ -43,6 +43,7 @@ from udpm.programs import (
 from udpm.remaps import compose, deterministic_remap, posterior_loss
 from udpm.users import BayesianUser, binary_loss, weighted
 
+from .postprocessing import post_processing_all_n, simplex_minimum_all_n
 from .universality import (
     Matrix,
     adversarial_users,
@@ -244,6 +245,7 @@ def bayes_remap_optimal(ctx: Context, rule: Callable = best_remap) -> Findings:
     (the remap LP's certified optimum equals the Bayes remap's loss).  Per (n, alpha, sampled user), over a list
     of mechanisms; the remap LP covers every randomized remap of that mechanism for that user."""
     rec = Findings("grs2011.bayes-remap")
+    simplex_minimum_all_n(rec, ctx)
     rng = ctx.rng("grs2011.bayes-remap")
     n_max = 3 if ctx.quick else 5
     certs: list[tuple[str, Certified]] = []
@@ -297,6 +299,7 @@ def direct_mechanisms_suffice(ctx: Context, remap_rule: Callable = best_remap) -
     """grs2011 Lemma 5.2: for every alpha-DP X and user u, Z = Y o X (Y an optimal remap) is alpha-DP with range
     N, direct for u (its identity remap is optimal), and has the same loss as X."""
     rec = Findings("grs2011.lemma5.2")
+    post_processing_all_n(rec, ctx)
     rng = ctx.rng("grs2011.lemma5.2")
     n_max = 3 if ctx.quick else 5
     for n in range(1, n_max + 1):

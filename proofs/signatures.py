@@ -29,6 +29,7 @@ from fractions import Fraction
 import sympy as sp
 import z3
 
+from proofs.postprocessing import rows_not_all_down_all_n, zero_propagation_all_n
 from proofs.signatures_encoding import (
     PROPERTIES,
     Property,
@@ -141,14 +142,20 @@ def bounded_signature_claim(
 @checks("grs2011.lemma5.3")
 def lemma_5_3(ctx: Context, prop: Property = PROPERTIES["grs2011.lemma5.3"], plan=None, **variant) -> Findings:
     """grs2011 Lemma 5.3: for every feasible X of (4)-(7), (a) no signature column mixes 0 and non-0 entries
-    and (b) no signature row is all down/0 or all up/0."""
-    return bounded_signature_claim("grs2011.lemma5.3", ctx, prop, plan, **variant)
+    and (b) no signature row is all down/0 or all up/0.  Bounded per (n, alpha) by SMT, and for every n and alpha
+    by induction (proofs.postprocessing)."""
+    rec = bounded_signature_claim("grs2011.lemma5.3", ctx, prop, plan, **variant)
+    zero_propagation_all_n(rec, ctx)
+    return rec
 
 
 @checks("grs2009.lemma5.4")
 def grs2009_lemma_5_4(ctx: Context, prop: Property = PROPERTIES["grs2009.lemma5.4"], plan=None, **variant) -> Findings:
-    """grs2009 Lemma 5.4: for every feasible mechanism no constraint-matrix row is all down or all up (Z ignored)."""
-    return bounded_signature_claim("grs2009.lemma5.4", ctx, prop, plan, **variant)
+    """grs2009 Lemma 5.4: for every feasible mechanism no constraint-matrix row is all down or all up (Z ignored).
+    Bounded per (n, alpha) by SMT, and for every n and alpha by induction (proofs.postprocessing)."""
+    rec = bounded_signature_claim("grs2009.lemma5.4", ctx, prop, plan, **variant)
+    rows_not_all_down_all_n(rec, ctx)
+    return rec
 
 
 @checks("grs2011.lemma5.5")

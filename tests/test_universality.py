@@ -61,8 +61,6 @@ def _users_per_cell(ds):
     ("check", "n_text"),
     [
         (r.user_specific_lp, "n<=4"),
-        (r.bayes_remap_optimal, "n<=3"),
-        (r.direct_mechanisms_suffice, "n<=3"),
         (r.optimal_vertex_exists, "n<=4"),
         (c.permutations_of_t, "n<=3"),
         (c.uniqueness_up_to_permutation, "n<=3"),
