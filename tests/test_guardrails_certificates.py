@@ -217,6 +217,8 @@ def test_malformed_certificates_are_named(cert):
     )
     assert rejected(edit(cert, unique=2)) == "malformed certificate: unique = 2"
     assert rejected(edit(cert, unique="true")) == "malformed certificate: unique = 'true'"
+    assert rejected(edit(cert, unique=1)) == "malformed certificate: unique = 1"  # 1 == True, but not a boolean
+    assert rejected(edit(cert, unique=0)) == "malformed certificate: unique = 0"
     assert rejected(edit(cert, uniqueness_dual=["0"])) == (
         "malformed certificate: uniqueness_dual has 1 entries for 2 constraints"
     )

@@ -244,7 +244,7 @@ def check_certificate(cert: dict) -> None:
         raise Rejected("malformed certificate: dual or objective does not match the atoms and constraints")
     if stated is not None and len(stated) != natoms:
         raise Rejected("malformed certificate: objective_value does not match the atoms")
-    if unique not in (True, False, None):
+    if not (unique is None or isinstance(unique, bool)):  # 1 == True in Python: a JSON 1 is not a boolean
         raise Rejected(f"malformed certificate: unique = {unique!r}")
     if u is not None and len(u) != m:
         raise Rejected(f"malformed certificate: uniqueness_dual has {len(u)} entries for {m} constraints")
