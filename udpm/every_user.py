@@ -3,7 +3,9 @@
 A user (prior p, loss l) enters a mechanism's expected loss only through the weight matrix
 W[i][r] = p_i l(i, r).  The users of a loss class form a polyhedral cone of such W (:data:`LEGAL`,
 grs2011 Section 2.2: l(i, j) depends on i and |j - i| and is nondecreasing in |j - i|; any prior,
-zeros allowed; losses need not be strictly monotone).  So "X is optimal for every legal user"
+zeros allowed; losses need not be strictly monotone; a loss shifted by a constant c_i in row i changes
+every mechanism's loss by sum_i p_i c_i, rows summing to 1, so l >= 0 loses no generality).  So "X is
+optimal for every legal user"
 quantifies over a polyhedral cone, and for fixed (n, alpha) it is a finite, exact question:
 
 * **The feasible set.**  An alpha-DP mechanism with range N is a matrix whose columns lie in the
