@@ -365,3 +365,22 @@ def test_an_exported_file_re_decides_from_the_command_line(export_dir):
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith(f"{path}: z3 unsat, cvc5 unsat")
+
+
+def test_the_smt_field_is_in_the_results_schema(monkeypatch):
+    import jsonschema
+
+    schema = json.loads((ROOT / "udpm" / "results.schema.json").read_text())
+    decision = jsonschema.Draft202012Validator({"$defs": schema["$defs"], "$ref": "#/$defs/decision"})
+    x = z3.Real("x")
+    rec = Findings("demo")
+    with rec.deciding(n=1, alpha="1/2", kind=BOUNDED, method="smt"):
+        smt.decide([x > 1, x < 0], timeout_s=10)
+        smt.decide([x > 1], timeout_s=10)
+        cvc5_says(monkeypatch, "unknown", "resourceout")
+        smt.decide([x > 2, x < 0], timeout_s=10)
+    doc = rec.decisions[0].to_json()
+    assert set(doc["smt"]) == {"files", "answers", "agreement", "one_solver"}
+    assert list(decision.iter_errors(doc)) == []
+    doc["smt"]["files"] = ["build/smt/x.smt2"]
+    assert list(decision.iter_errors(doc))
