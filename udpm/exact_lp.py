@@ -1,0 +1,208 @@
+"""Exact linear algebra for the certified LP solver: FLINT rationals, a time bound, sparse Gaussian
+elimination (minimum-degree pivot order) and the standard form ``A z = b, z >= 0`` of a LinearProgram
+(one slack column per inequality row; the objective split per sympy atom).
+"""
+
+from __future__ import annotations
+
+import heapq
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+import flint
+import sympy
+
+from .errors import CertificationFailed, InvalidInput, SolverTimeout
+from .exact_signs import ONE_ATOM, split_coefficient
+from .programs import LinearProgram
+
+Q = flint.fmpq
+ZERO = Q(0)
+
+
+class Singular(CertificationFailed):
+    """A proposed basis matrix is singular."""
+
+
+class Unbounded(CertificationFailed):
+    """The LP's objective is unbounded below (an exact improving ray was found)."""
+
+
+def _q(v: object) -> flint.fmpq:
+    if isinstance(v, flint.fmpq):
+        return v
+    f = Fraction(v) if not isinstance(v, Fraction) else v
+    return Q(f.numerator, f.denominator)
+
+
+def _f(v: flint.fmpq) -> Fraction:
+    return Fraction(int(v.p), int(v.q))
+
+
+class _Clock:
+    def __init__(self, timeout_s: float):
+        if not timeout_s > 0:
+            raise InvalidInput(f"timeout_s must be > 0, got {timeout_s}")
+        self.timeout_s = timeout_s
+        self.deadline = time.perf_counter() + timeout_s
+
+    def tick(self, what: str) -> None:
+        if time.perf_counter() > self.deadline:
+            raise SolverTimeout(f"certified LP solve ({what}) exceeded {self.timeout_s:g} s")
+
+
+
+# ---------------------------------------------------------------- sparse exact elimination
+
+
+def _eliminate(rows: list[dict[int, flint.fmpq]], rhs: list[list[flint.fmpq]] | None, clock: _Clock):
+    """Gaussian elimination with a minimum-degree pivot order; modifies rows/rhs in place.
+
+    Returns the pivots [(row, col)] in order; every later row has the earlier pivot columns removed.
+    """
+    col_rows: dict[int, set[int]] = {}
+    for r, row in enumerate(rows):
+        for c in row:
+            col_rows.setdefault(c, set()).add(r)
+    heap = [(len(rs), c) for c, rs in col_rows.items()]
+    heapq.heapify(heap)
+    done_cols: set[int] = set()
+    pivots: list[tuple[int, int]] = []
+    steps = 0
+    while heap:
+        deg, c = heapq.heappop(heap)
+        if c in done_cols or deg != len(col_rows[c]):
+            continue
+        if deg == 0:
+            done_cols.add(c)
+            continue
+        steps += 1
+        if steps % 16 == 0 or len(col_rows[c]) > 64:
+            clock.tick("elimination")
+        p = min(col_rows[c], key=lambda r: (len(rows[r]), r))
+        prow = rows[p]
+        piv = prow[c]
+        changed: set[int] = set()
+        for q in list(col_rows[c]):
+            if q == p:
+                continue
+            if len(prow) > 64:
+                clock.tick("elimination")
+            qrow = rows[q]
+            f = qrow[c] / piv
+            for k, v in prow.items():
+                nv = qrow.get(k, ZERO) - f * v
+                if nv == 0:
+                    if k in qrow:
+                        del qrow[k]
+                        col_rows[k].discard(q)
+                        changed.add(k)
+                else:
+                    if k not in qrow:
+                        col_rows.setdefault(k, set()).add(q)
+                        changed.add(k)
+                    qrow[k] = nv
+            if rhs is not None:
+                rq, rp = rhs[q], rhs[p]
+                for t in range(len(rq)):
+                    if rp[t] != 0:
+                        rq[t] = rq[t] - f * rp[t]
+        for k in prow:
+            col_rows[k].discard(p)
+            changed.add(k)
+        done_cols.add(c)
+        pivots.append((p, c))
+        for k in changed:
+            if k not in done_cols:
+                heapq.heappush(heap, (len(col_rows[k]), k))
+    return pivots
+
+
+def sparse_solve(rows: list[dict[int, flint.fmpq]], rhs: list[list[flint.fmpq]], nvars: int, clock: _Clock):
+    """The unique solution of a square sparse system (one list of values per right-hand side)."""
+    rows = [dict(r) for r in rows]
+    rhs = [list(r) for r in rhs]
+    ncomp = len(rhs[0]) if rhs else 0
+    pivots = _eliminate(rows, rhs, clock)
+    if len(pivots) != nvars or len(rows) != nvars:
+        raise Singular(f"basis matrix is singular (rank {len(pivots)} < {nvars})")
+    x: dict[int, list[flint.fmpq]] = {}
+    for p, c in reversed(pivots):
+        row = rows[p]
+        vals = list(rhs[p])
+        for k, v in row.items():
+            if k != c:
+                xk = x[k]
+                for t in range(ncomp):
+                    if xk[t] != 0:
+                        vals[t] = vals[t] - v * xk[t]
+        piv = row[c]
+        x[c] = [val / piv for val in vals]
+    return [x[c] for c in range(nvars)]
+
+
+def sparse_rank(rows: list[dict[int, object]], clock: _Clock | None = None) -> int:
+    rows_q = [{k: _q(v) for k, v in r.items() if v} for r in rows]
+    return len(_eliminate(rows_q, None, clock or _Clock(3600)))
+
+
+# ---------------------------------------------------------------- standard form
+
+
+@dataclass
+class _Std:
+    lp: LinearProgram
+    nx: int
+    ncols: int
+    m: int
+    cols: list[dict[int, flint.fmpq]]  # column j -> {row: coeff}
+    b: list[flint.fmpq]
+    slack_of_row: list[int | None]
+    atoms: list[sympy.Expr]
+    c: list[dict[int, flint.fmpq]]  # per atom: {col: coeff}
+
+
+def standard_form(lp: LinearProgram, objective=None) -> _Std:
+    nx = len(lp.names)
+    cols: list[dict[int, flint.fmpq]] = [dict() for _ in range(nx)]
+    b, slack_of_row = [], []
+    for k, row in enumerate(lp.rows):
+        if row.sense not in ("<=", "=", ">="):
+            raise InvalidInput(f"constraint {row.name or k} has sense {row.sense!r}")
+        for j, a in row.coeffs:
+            if a:
+                cols[j][k] = cols[j].get(k, ZERO) + _q(a)
+        b.append(_q(row.rhs))
+        if row.sense == "=":
+            slack_of_row.append(None)
+        else:
+            slack_of_row.append(len(cols))
+            cols.append({k: Q(1) if row.sense == "<=" else Q(-1)})
+    atoms: list[sympy.Expr] = [ONE_ATOM]
+    c: list[dict[int, flint.fmpq]] = [{}]
+    for j, v in objective if objective is not None else lp.objective:
+        for atom, q in split_coefficient(v).items():
+            if atom not in atoms:
+                atoms.append(atom)
+                c.append({})
+            t = atoms.index(atom)
+            c[t][j] = c[t].get(j, ZERO) + _q(q)
+    return _Std(lp, nx, len(cols), len(lp.rows), cols, b, slack_of_row, atoms, c)
+
+
+def _full_point(std: _Std, x: Sequence[object]) -> list[flint.fmpq] | None:
+    """Candidate x with its exact slacks; None when x has the wrong length."""
+    if len(x) != std.nx:
+        return None
+    z = [_q(v) for v in x] + [ZERO] * (std.ncols - std.nx)
+    act = [ZERO] * std.m
+    for j in range(std.nx):
+        if z[j] != 0:
+            for k, a in std.cols[j].items():
+                act[k] += a * z[j]
+    for k, s in enumerate(std.slack_of_row):
+        if s is not None:
+            z[s] = (std.b[k] - act[k]) * std.cols[s][k]  # coefficient is +-1
+    return z
