@@ -6,6 +6,8 @@
     python reproduce.py --list          # every claim id, and whether it is implemented
     python reproduce.py --only 'gs2010.*' --json out.json
     python reproduce.py --shard 2/5 --json b.json   # every 5th claim, from the 2nd (udpm.shards)
+    python reproduce.py --jobs 4        # tasks on a Dask LocalCluster of 4 workers (udpm.executor)
+    python reproduce.py --scheduler tcp://host:8786 --cache-dir /shared/udpm-cache   # on a Dask cluster
     python reproduce.py merge a.json b.json ... --json all.json
 
 Exit status:
@@ -22,18 +24,17 @@ import argparse
 import json
 import os
 import shutil
-import signal
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from udpm import expectations
 from udpm.annotations import emit as emit_annotations
+from udpm.cache import Cache, default_dir, in_ci
 from udpm.certificates import export_certificates
-from udpm.claims import Context, Status, catalog, dependency_order, load_checkers, run_check, select
+from udpm.claims import Context, Status, catalog, dependency_order, load_checkers, select
 from udpm.errors import HarnessError
 from udpm.junit import write_junit
 from udpm.report import PAPERS, Outcome, document, errata_markdown, schema_problems, summary
@@ -62,7 +63,18 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     size = p.add_mutually_exclusive_group()
     size.add_argument("--quick", dest="quick", action="store_true", default=True, help="CI-sized scopes (default)")
     size.add_argument("--full", dest="quick", action="store_false", help="larger n and longer sweeps")
-    p.add_argument("--jobs", type=int, default=1, metavar="N", help="worker processes (default 1)")
+    p.add_argument(
+        "--jobs", type=int, default=1, metavar="N", help="worker processes of a Dask LocalCluster (default 1: serial)"
+    )
+    p.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run the tasks on an existing Dask cluster")
+    p.add_argument(
+        "--cache-dir",
+        type=Path,
+        metavar="DIR",
+        help="cache of decided tasks (default .udpm-cache/ or $UDPM_CACHE; off in CI unless given)",
+    )
+    p.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
+    p.add_argument("--clear-cache", action="store_true", help="empty the cache first")
     p.add_argument("--seed", type=int, default=0, help="seed for sampled checks (default 0)")
     p.add_argument("--solver-timeout", type=float, default=60.0, metavar="S", help="bound on each solver call")
     p.add_argument("--claim-timeout", type=float, default=600.0, metavar="S", help="wall-clock bound on each check")
@@ -83,40 +95,29 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     return args
 
 
-def _worker_init() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the main process alone handles an interrupt
-    load_checkers()
+def open_cache(args: argparse.Namespace) -> Cache | None:
+    """The cache of decided tasks (udpm.cache), or None: --no-cache, or CI without an explicit --cache-dir."""
+    root = args.cache_dir or default_dir()
+    if args.clear_cache:
+        Cache(root).clear()
+        print(f"cleared the cache {root}", file=sys.stderr)
+    if args.no_cache or (in_ci() and args.cache_dir is None):
+        return None
+    return Cache(root)
 
 
-def _run_one(job: tuple[str, Context]) -> tuple[str, object, float]:
-    cid, ctx = job
-    found, seconds = run_check(cid, ctx)
-    return cid, found, seconds
+def run_checks(
+    ids: list[str], ctx: Context, jobs: int, scheduler: str | None = None, cache: Cache | None = None
+) -> dict[str, tuple[object, float]]:
+    """Every check of ``ids`` (dependencies included): serially, or task by task on Dask; Ctrl-C stops all."""
+    from udpm.executor import run as execute
+    from udpm.progress import listener
 
-
-def run_checks(ids: list[str], ctx: Context, jobs: int) -> dict[str, tuple[object, float]]:
-    """Every check of ``ids`` (dependencies included), serially or on a process pool; Ctrl-C stops all."""
-    found: dict[str, tuple[object, float]] = {}
-    out = sys.stderr
-    work = [(cid, ctx) for cid in ids]
-    if jobs == 1:
-        stream = map(_run_one, work)
-        pool = None
-    else:
-        pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_init)
-        stream = pool.map(_run_one, work)
-    try:
-        for k, (cid, f, seconds) in enumerate(stream, 1):
-            found[cid] = (f, seconds)
-            print(f"[{k:>3}/{len(ids)}] {cid}  ({seconds:.2f} s)", file=out, flush=True)
-    except KeyboardInterrupt:
-        if pool is not None:
-            for proc in list(getattr(pool, "_processes", {}).values()):
-                proc.terminate()
-            pool.shutdown(wait=False, cancel_futures=True)
-        raise
-    if pool is not None:
-        pool.shutdown()
+    found = execute(ids, ctx, jobs=jobs, scheduler=scheduler, cache=cache, listener=listener(sys.stderr))
+    if cache is not None:
+        for line in cache.problems:  # corrupt entries: removed and recomputed, never trusted
+            print(f"reproduce.py: {line}", file=sys.stderr)
+        print(f"cache {cache.root}: {cache.hits} task(s) reused, {cache.writes} stored", file=sys.stderr)
     return found
 
 
@@ -151,7 +152,7 @@ def run(args: argparse.Namespace) -> int:
         f" ({'quick' if args.quick else 'full'}, seed {args.seed})",
         file=sys.stderr,
     )
-    found = run_checks(order, ctx, args.jobs)
+    found = run_checks(order, ctx, args.jobs, args.scheduler, open_cache(args))
     # Verdicts are judged in dependency order, whatever order the checks finished in; a shard judges the
     # dependencies it ran for another shard exactly as a serial run does, and writes only its own claims.
     verdicts = judge_in_order(order, {cid: f for cid, (f, _) in found.items()})

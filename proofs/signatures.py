@@ -38,7 +38,8 @@ from proofs.signatures_encoding import (
 )
 from proofs.signatures_encoding import is_vertex as is_vertex
 from udpm import linalg
-from udpm.claims import Context, Findings, checks
+from udpm.claims import Context, Findings, Plan, absorb, checks
+from udpm.claims import part as planned_part
 from udpm.errors import HarnessError, InvalidInput
 from udpm.instances import ALL_N, BOUNDED
 from udpm.mechanisms import truncated_geometric
@@ -97,24 +98,56 @@ def _covers(prop: Property) -> str:
     return OPTIMAL_VERTEX if prop.vertex else OPTIMAL
 
 
+def _default_plan(ctx: Context, prop: Property) -> dict[Fraction, int]:
+    return vertex_plan(ctx) if prop.vertex else scope_plan(ctx)
+
+
+def signature_instance(cid: str, ctx: Context, prop: Property, n: int, a: Fraction, **variant) -> Findings:
+    """Decide ``prop`` at one (n, alpha): one instance, and its premise witness (and non-vertex cuts) as values."""
+    rec = Findings(cid)
+    method = "smt-unsat, vertex by exact rank (cegar)" if prop.vertex else "smt-unsat"
+    found = None
+    with rec.deciding(n=n, alpha=a, kind=BOUNDED, method=method, covers=_covers(prop)) as d:
+        found = search(n, a, prop, ctx.solver_timeout, **variant)
+        if found.counterexample is not None:
+            d.counterexample(str(found.counterexample))
+    if found is not None:
+        rec.value(witness=f"n={n} alpha={a}: {found.witness}")
+        if prop.vertex:
+            rec.value(excluded=f"n={n} alpha={a}: {found.excluded}")
+    return rec
+
+
+def signature_plan(cid: str) -> Plan:
+    """One task per (n, alpha) of the claim's default plan (udpm.claims.Plan): descriptors (n, "alpha")."""
+    prop = PROPERTIES[cid]
+    return Plan(
+        tasks=lambda ctx: [(n, str(a)) for n, a in _plan_pairs(_default_plan(ctx, prop))],
+        decide=lambda ctx, task: signature_instance(cid, ctx, prop, task[0], Fraction(task[1])),
+    )
+
+
 def bounded_signature_claim(
     cid: str, ctx: Context, prop: Property, plan: dict[Fraction, int] | None = None, **variant
 ) -> Findings:
-    """Decide ``prop`` for every (n, alpha) of the plan; ``variant`` changes hypotheses (false variants)."""
+    """Decide ``prop`` for every (n, alpha) of the plan; ``variant`` changes hypotheses (false variants).
+
+    The claim's own run (default plan, property and hypotheses) takes each (n, alpha) from udpm.claims.part,
+    so that an executor may decide them as separate tasks; the record is the same either way."""
     rec = Findings(cid)
-    plan = plan or (vertex_plan(ctx) if prop.vertex else scope_plan(ctx))
-    method = "smt-unsat, vertex by exact rank (cegar)" if prop.vertex else "smt-unsat"
+    planned = plan is None and not variant and prop is PROPERTIES.get(cid)
+    plan = plan or _default_plan(ctx, prop)
     witnesses, excluded = [], []
     for n, a in _plan_pairs(plan):
-        found = None
-        with rec.deciding(n=n, alpha=a, kind=BOUNDED, method=method, covers=_covers(prop)) as d:
-            found = search(n, a, prop, ctx.solver_timeout, **variant)
-            if found.counterexample is not None:
-                d.counterexample(str(found.counterexample))
-        if found is not None:
-            witnesses.append(f"n={n} alpha={a}: {found.witness}")
-            if prop.vertex:
-                excluded.append(f"n={n} alpha={a}: {found.excluded}")
+        if planned:
+            one = planned_part(cid, ctx, (n, str(a)))
+        else:
+            one = signature_instance(cid, ctx, prop, n, a, **variant)
+        absorb(rec, one)
+        if "witness" in one.values:
+            witnesses.append(one.values["witness"])
+        if "excluded" in one.values:
+            excluded.append(one.values["excluded"])
     rec.value(premise_witnesses="; ".join(witnesses))
     if prop.vertex:
         rec.value(non_vertex_models_excluded="; ".join(excluded))
@@ -139,7 +172,7 @@ def bounded_signature_claim(
     return rec
 
 
-@checks("grs2011.lemma5.3")
+@checks("grs2011.lemma5.3", plan=signature_plan("grs2011.lemma5.3"))
 def lemma_5_3(ctx: Context, prop: Property = PROPERTIES["grs2011.lemma5.3"], plan=None, **variant) -> Findings:
     """grs2011 Lemma 5.3: for every feasible X of (4)-(7), (a) no signature column mixes 0 and non-0 entries
     and (b) no signature row is all down/0 or all up/0.  Bounded per (n, alpha) by SMT, and for every n and alpha
@@ -149,7 +182,7 @@ def lemma_5_3(ctx: Context, prop: Property = PROPERTIES["grs2011.lemma5.3"], pla
     return rec
 
 
-@checks("grs2009.lemma5.4")
+@checks("grs2009.lemma5.4", plan=signature_plan("grs2009.lemma5.4"))
 def grs2009_lemma_5_4(ctx: Context, prop: Property = PROPERTIES["grs2009.lemma5.4"], plan=None, **variant) -> Findings:
     """grs2009 Lemma 5.4: for every feasible mechanism no constraint-matrix row is all down or all up (Z ignored).
     Bounded per (n, alpha) by SMT, and for every n and alpha by induction (proofs.postprocessing)."""
@@ -158,35 +191,35 @@ def grs2009_lemma_5_4(ctx: Context, prop: Property = PROPERTIES["grs2009.lemma5.
     return rec
 
 
-@checks("grs2011.lemma5.5")
+@checks("grs2011.lemma5.5", plan=signature_plan("grs2011.lemma5.5"))
 def lemma_5_5(ctx: Context, prop: Property = PROPERTIES["grs2011.lemma5.5"], plan=None, **variant) -> Findings:
     """grs2011 Lemma 5.5: every optimal direct mechanism of a full-support, strictly legal user has a unimodal
     signature (every row: downs, at most one S, ups, zeros ignored)."""
     return bounded_signature_claim("grs2011.lemma5.5", ctx, prop, plan, **variant)
 
 
-@checks("grs2009.lemma5.5")
+@checks("grs2009.lemma5.5", plan=signature_plan("grs2009.lemma5.5"))
 def grs2009_lemma_5_5(ctx: Context, prop: Property = PROPERTIES["grs2009.lemma5.5"], plan=None, **variant) -> Findings:
     """grs2009 Lemma 5.5: every row of the constraint matrix of an optimal mechanism is downs, at most one S, ups
     (decided for every optimal mechanism, vertex or not, of full-support strictly monotone users)."""
     return bounded_signature_claim("grs2009.lemma5.5", ctx, prop, plan, **variant)
 
 
-@checks("grs2011.lemma5.6")
+@checks("grs2011.lemma5.6", plan=signature_plan("grs2011.lemma5.6"))
 def lemma_5_6(ctx: Context, prop: Property = PROPERTIES["grs2011.lemma5.6"], plan=None, **variant) -> Findings:
     """grs2011 Lemma 5.6: for optimal mechanisms of full-support strictly legal users (a) the signature rows are
     non-decreasing in #down and (b) a strictly unimodal row i < n-1 is followed by a larger row or a row with S."""
     return bounded_signature_claim("grs2011.lemma5.6", ctx, prop, plan, **variant)
 
 
-@checks("grs2009.lemma5.6")
+@checks("grs2009.lemma5.6", plan=signature_plan("grs2009.lemma5.6"))
 def grs2009_lemma_5_6(ctx: Context, prop: Property = PROPERTIES["grs2009.lemma5.6"], plan=None, **variant) -> Findings:
     """grs2009 Lemma 5.6: row i+1 of the constraint matrix has at least one more down than row i, or, if it has an
     S, at least as many (every optimal mechanism of full-support strictly monotone users)."""
     return bounded_signature_claim("grs2009.lemma5.6", ctx, prop, plan, **variant)
 
 
-@checks("grs2009.cor5.7")
+@checks("grs2009.cor5.7", plan=signature_plan("grs2009.cor5.7"))
 def grs2009_corollary_5_7(
     ctx: Context, prop: Property = PROPERTIES["grs2009.cor5.7"], plan=None, **variant
 ) -> Findings:
@@ -214,28 +247,28 @@ def grs2009_corollary_5_7(
     return rec
 
 
-@checks("grs2011.lemma5.8")
+@checks("grs2011.lemma5.8", plan=signature_plan("grs2011.lemma5.8"))
 def lemma_5_8(ctx: Context, prop: Property = PROPERTIES["grs2011.lemma5.8"], plan=None, **variant) -> Findings:
     """grs2011 Lemma 5.8: every optimal vertex mechanism of a full-support strictly legal user has #S entries
     <= #zero columns.  The vertex hypothesis is decided by the exact rank test only (no counting condition)."""
     return bounded_signature_claim("grs2011.lemma5.8", ctx, prop, plan, **variant)
 
 
-@checks("grs2009.lemma5.8")
+@checks("grs2009.lemma5.8", plan=signature_plan("grs2009.lemma5.8"))
 def grs2009_lemma_5_8(ctx: Context, prop: Property = PROPERTIES["grs2009.lemma5.8"], plan=None, **variant) -> Findings:
     """grs2009 Lemma 5.8: at an optimal vertex (full-support prior, strictly monotone loss) #S = #Z-columns; both
     halves decided, the vertex by the exact rank test only."""
     return bounded_signature_claim("grs2009.lemma5.8", ctx, prop, plan, **variant)
 
 
-@checks("grs2011.lemma5.9")
+@checks("grs2011.lemma5.9", plan=signature_plan("grs2011.lemma5.9"))
 def lemma_5_9(ctx: Context, prop: Property = PROPERTIES["grs2011.lemma5.9"], plan=None, **variant) -> Findings:
     """grs2011 Lemma 5.9: the signature of every optimal vertex of a full-support strictly legal user satisfies
     (P1) single-peaked non-zero columns, (P2) no incline first / no decline last, (P3) incline growth by one."""
     return bounded_signature_claim("grs2011.lemma5.9", ctx, prop, plan, **variant)
 
 
-@checks("grs2009.lemma5.9")
+@checks("grs2009.lemma5.9", plan=signature_plan("grs2009.lemma5.9"))
 def grs2009_lemma_5_9(ctx: Context, prop: Property = PROPERTIES["grs2009.lemma5.9"], plan=None, **variant) -> Findings:
     """grs2009 Lemma 5.9: at an optimal vertex the i-th non-Z column is up in rows 0..i-1+S_(i-1), S in the next
     s_i rows and down below."""

@@ -39,9 +39,10 @@ import sympy
 from udpm import linalg
 from udpm.certificates import certificate_of
 from udpm.certify import Certified, sign_of, solve, split_coefficient
-from udpm.claims import Context, Findings, checks
+from udpm.claims import Context, Findings, Plan, absorb, checks
+from udpm.claims import part as planned_part
 from udpm.every_user import LEGAL, SIDED, geometric_for_every_user, mechanism_for_every_user
-from udpm.instances import BOUNDED, SAMPLED
+from udpm.instances import BOUNDED, SAMPLED, Outcome
 from udpm.mechanisms import geometric_tail, geometric_window, truncated_geometric
 from udpm.privacy import dp_violations
 from udpm.programs import bayesian_lp
@@ -351,12 +352,41 @@ def decide_every_user(
     return True
 
 
+def every_user_instance(
+    claim: str, ctx: Context, mechs_of: Callable[[int, F], list[tuple[str, Matrix]]], n: int, a: F, users: str = LEGAL
+) -> Findings:
+    """decide_every_user at one (n, alpha), as its own findings (one task of the claim's plan)."""
+    rec = Findings(claim)
+    decide_every_user(rec, mechs_of(n, a), n, a, ctx, users)
+    return rec
+
+
+def every_user_plan(claim: str, mechs_of: Callable[[int, F], list[tuple[str, Matrix]]]) -> Plan:
+    """One task per (n, alpha) of :func:`every_user_reach` (udpm.claims.Plan): descriptors (n, "alpha")."""
+    return Plan(
+        tasks=lambda ctx: [(n, str(a)) for n, a in every_user_reach(ctx)],
+        decide=lambda ctx, task: every_user_instance(claim, ctx, mechs_of, task[0], F(task[1])),
+    )
+
+
 def every_user_scan(
-    rec: Findings, ctx: Context, mechs_of: Callable[[int, F], list[tuple[str, Matrix]]], users: str = LEGAL
+    rec: Findings,
+    ctx: Context,
+    mechs_of: Callable[[int, F], list[tuple[str, Matrix]]],
+    users: str = LEGAL,
+    planned: bool = False,
 ) -> bool:
-    """decide_every_user at every (n, alpha) of :func:`every_user_reach`; records the cone's premise witness."""
+    """decide_every_user at every (n, alpha) of :func:`every_user_reach`; records the cone's premise witness.
+
+    ``planned``: the claim's own run; each (n, alpha) comes from udpm.claims.part (an executor may have decided
+    it as a separate task), merged in the same order, up to the first counterexample as when decided here."""
     for n, a in every_user_reach(ctx):
-        if not decide_every_user(rec, mechs_of(n, a), n, a, ctx, users):
+        if planned:
+            one = planned_part(rec.claim, ctx, (n, str(a)))
+        else:
+            one = every_user_instance(rec.claim, ctx, mechs_of, n, a, users)
+        absorb(rec, one)
+        if any(d.outcome is Outcome.COUNTEREXAMPLE for d in one.decisions):
             return False
     rec.value(every_user_premise=geometric_for_every_user(2, F(1, 2), users, ctx.solver_timeout).premise)
     rec.note(
@@ -385,7 +415,8 @@ def universality_scan(
     """Per (n, alpha) and per distinct user (adversarial, random, and at n = 2 the finite grids): one SAMPLED
     instance, holding when every listed mechanism's best remap attains the certified optimum lambda(u)."""
     rec = Findings(claim)
-    if not every_user_scan(rec, ctx, mechs_of, users):
+    planned = users == LEGAL and mechs_of is DEFAULT_MECHANISMS.get(claim)
+    if not every_user_scan(rec, ctx, mechs_of, users, planned):
         return rec
     rng = ctx.rng(claim)
     n_max = 3 if ctx.quick else 5
@@ -423,7 +454,15 @@ def cor33_mechanisms(n: int, a: F) -> list[tuple[str, Matrix]]:
     return [("T", truncated_geometric(n, a)), ("geometric (tails lumped)", geometric_lumped(n, a))]
 
 
-@checks("grs2011.cor3.3")
+#: The mechanisms each every-user claim's own run lists; its (n, alpha) tasks are planned with them.
+DEFAULT_MECHANISMS: dict[str, Callable[[int, F], list[tuple[str, Matrix]]]] = {
+    "grs2011.cor3.3": cor33_mechanisms,
+    "grs2011.lemma5.11": mechanisms_with_remap_to_t,
+    "grs2009.thm3.1": cor33_mechanisms,
+}
+
+
+@checks("grs2011.cor3.3", plan=every_user_plan("grs2011.cor3.3", cor33_mechanisms))
 def geometric_universal(
     ctx: Context, mechanisms: Callable[[int, F], list[tuple[str, Matrix]]] = cor33_mechanisms,
     users: str = LEGAL,
@@ -433,7 +472,7 @@ def geometric_universal(
     return universality_scan(ctx, "grs2011.cor3.3", mechanisms, grids=True, users=users)
 
 
-@checks("grs2011.lemma5.11")
+@checks("grs2011.lemma5.11", plan=every_user_plan("grs2011.lemma5.11", mechanisms_with_remap_to_t))
 def remap_to_t_universal(
     ctx: Context, mechanisms: Callable[[int, F], list[tuple[str, Matrix]]] = mechanisms_with_remap_to_t,
     users: str = LEGAL,
@@ -455,7 +494,7 @@ def sided_loss_probe(ctx: Context) -> tuple[str | None, list[tuple[int, F]]]:
     return None, reach
 
 
-@checks("grs2009.thm3.1")
+@checks("grs2009.thm3.1", plan=every_user_plan("grs2009.thm3.1", cor33_mechanisms))
 def geometric_minimizes_every_loss(
     ctx: Context, mechanisms: Callable[[int, F], list[tuple[str, Matrix]]] = cor33_mechanisms,
     users: str = LEGAL,

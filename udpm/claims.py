@@ -41,6 +41,7 @@ __all__ = [
     "Erratum",
     "Evidence",
     "Findings",
+    "Plan",
     "Result",
     "Status",
     "checks",
@@ -83,14 +84,64 @@ _CHECKERS: dict[str, Check] = {}
 CHECK_PACKAGES = ("proofs", "experiments")
 
 
+@dataclass(frozen=True)
+class Plan:
+    """A check's optional split into tasks, so that an executor spreads one claim over many workers.
+
+    ``tasks(ctx)`` lists the check's tasks in the order a serial run decides them, each a small
+    descriptor of ints and strings (picklable, and its JSON text is part of a cache key);
+    ``decide(ctx, descriptor)`` decides one task and returns a :class:`Findings` holding just its
+    decisions (and any per-task values the check merges).  The check itself stays the one code path:
+    it asks :func:`part` for each task's findings, in plan order, and merges them; :func:`part`
+    decides the task there and then, unless an executor already did and supplied it.
+    """
+
+    tasks: Callable[[Context], list[tuple]]
+    decide: Callable[[Context, tuple], Findings]
+
+
+_PLANS: dict[str, Plan] = {}
+_SUPPLIED = threading.local()
+
+
+def plan_of(claim_id: str) -> Plan | None:
+    """The claim's task plan, or None when the check runs as one task."""
+    return _PLANS.get(claim_id)
+
+
+@contextlib.contextmanager
+def supplied(parts: dict[tuple[str, tuple], Findings]) -> Iterator[None]:
+    """Within the block (this thread), :func:`part` answers from ``parts``: (claim id, descriptor) -> findings."""
+    previous = getattr(_SUPPLIED, "parts", None)
+    _SUPPLIED.parts = parts
+    try:
+        yield
+    finally:
+        _SUPPLIED.parts = previous
+
+
+def part(claim_id: str, ctx: Context, descriptor: tuple) -> Findings:
+    """Inside a planned check: the findings of one task, supplied by the executor or decided now."""
+    parts = getattr(_SUPPLIED, "parts", None)
+    if parts is not None and (claim_id, descriptor) in parts:
+        return parts[(claim_id, descriptor)]
+    return _PLANS[claim_id].decide(ctx, descriptor)
+
+
+def absorb(rec: Findings, found: Findings) -> None:
+    """Append a task's decisions to the check's record, in the task's order (a repeated instance is refused)."""
+    for d in found.decisions:
+        rec.record(d.instance, d.outcome, d.detail, d.smt)
+
+
 def catalog() -> dict[str, Claim]:
     from .catalog import CLAIMS
 
     return {c.id: c for c in CLAIMS}
 
 
-def checks(claim_id: str) -> Callable[[Check], Check]:
-    """Bind the decorated function as the one check of ``claim_id``."""
+def checks(claim_id: str, plan: Plan | None = None) -> Callable[[Check], Check]:
+    """Bind the decorated function as the one check of ``claim_id`` (with its task :class:`Plan`, if any)."""
 
     def bind(fn: Check) -> Check:
         if claim_id not in catalog():
@@ -100,6 +151,8 @@ def checks(claim_id: str) -> Callable[[Check], Check]:
                 f"claim {claim_id} has two checks: {_CHECKERS[claim_id].__qualname__} and {fn.__qualname__}"
             )
         _CHECKERS[claim_id] = fn
+        if plan is not None:
+            _PLANS[claim_id] = plan
         return fn
 
     return bind

@@ -1,0 +1,241 @@
+"""A cache of decided tasks: a rerun skips what is decided, an interrupted run resumes where it stopped.
+
+One entry per task of the executor (udpm.executor): a planned task of a claim (one (n, alpha) of the signature
+lemmas, of the every-user claims) or a whole check.  Its key hashes
+
+* the claim, the task's descriptor and the run parameters the answer may depend on (seed, solver bound;
+  quick/full and the claim bound for a whole check),
+* the code that decides it: every ``.py`` of ``udpm/``, the check's module and the ``proofs``/``experiments``
+  modules it imports (transitively), and the versions of the solvers and exact libraries.
+
+A change to that code gives new keys: old entries are never read again (``--clear-cache`` removes them).
+Only findings without an inconclusive decision are stored (a timeout is retried next run); pending, error and
+inconclusive verdicts never are.
+
+Each entry is one JSON file ``<dir>/<key[:2]>/<key>.json``: the payload's text and its sha256.  A file that
+does not parse, whose checksum or key does not match (truncated, corrupted, edited), is reported, removed and
+recomputed, never trusted.  Writes are atomic (a temporary file in the same directory, then ``os.replace``),
+so that several processes, or hosts on a shared filesystem, may write the same directory.
+
+The directory is ``.udpm-cache/`` at the repository root, or ``$UDPM_CACHE``, or ``--cache-dir``.  In CI
+(``$CI`` set, as GitHub Actions does) the cache is off unless ``--cache-dir`` is given: a CI verdict is
+always recomputed.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import hashlib
+import json
+import os
+import shutil
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import metadata
+from pathlib import Path
+
+from .instances import Decision, Erratum, Findings, Instance, Kind, Outcome
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_DIR = ROOT / ".udpm-cache"
+FORMAT = 1
+#: Libraries whose version may change an answer (an unknown for an unsat, a vertex order).
+ENGINES = ("z3-solver", "cvc5", "sympy", "python-flint", "highspy", "numpy")
+
+
+def default_dir() -> Path:
+    return Path(os.environ.get("UDPM_CACHE") or DEFAULT_DIR)
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").lower() not in ("", "0", "false", "no")
+
+
+# --- the code that decides ------------------------------------------------------------------------
+
+
+def _file_digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@lru_cache(maxsize=1)
+def _engine_versions() -> str:
+    out = [f"python {sys.version_info[0]}.{sys.version_info[1]}"]
+    for name in ENGINES:
+        try:
+            out.append(f"{name} {metadata.version(name)}")
+        except metadata.PackageNotFoundError:
+            out.append(f"{name} absent")
+    return "; ".join(out)
+
+
+def _local_imports(path: Path) -> list[str]:
+    """The proofs/experiments modules a module imports (any level of the file)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        names = []
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+        found += [m for m in names if m.split(".", 1)[0] in ("proofs", "experiments")]
+    return found
+
+
+def _module_file(module: str, root: Path) -> Path | None:
+    base = root.joinpath(*module.split("."))
+    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+@lru_cache(maxsize=64)
+def code_hash(module: str, root: Path = ROOT) -> str:
+    """sha256 over udpm/**.py, ``module`` and the proofs/experiments modules it imports, and the engines."""
+    h = hashlib.sha256(_engine_versions().encode())
+    for path in sorted((root / "udpm").rglob("*.py")):
+        h.update(f"{path.relative_to(root)}\0{_file_digest(path)}\n".encode())
+    seen: set[Path] = set()
+    todo = [module]
+    while todo:
+        path = _module_file(todo.pop(), root)
+        if path is None or path in seen:
+            continue
+        seen.add(path)
+        todo += _local_imports(path)
+    for path in sorted(seen):
+        h.update(f"{path.relative_to(root)}\0{_file_digest(path)}\n".encode())
+    return h.hexdigest()
+
+
+# --- findings <-> JSON ----------------------------------------------------------------------------
+
+
+def to_payload(found: Findings) -> dict:
+    return {
+        "claim": found.claim,
+        "decisions": [
+            {
+                "claim": d.instance.claim,
+                "n": d.instance.n,
+                "alpha": d.instance.alpha,
+                "kind": str(d.instance.kind),
+                "method": d.instance.method,
+                "covers": d.instance.covers,
+                "params": [list(p) for p in d.instance.params],
+                "outcome": str(d.outcome),
+                "detail": d.detail,
+                "smt": [list(q) for q in d.smt],
+            }
+            for d in found.decisions
+        ],
+        "values": found.values,
+        "errata": [[e.entry, e.printed, e.correct, e.cls, e.explanation] for e in found.errata],
+        "certificate": found.certificate,
+        "notes": found.notes,
+    }
+
+
+def from_payload(p: dict) -> Findings:
+    found = Findings(p["claim"])
+    for d in p["decisions"]:
+        inst = Instance(
+            d["claim"], d["n"], d["alpha"], Kind(d["kind"]), d["method"], d["covers"],
+            tuple((k, v) for k, v in d["params"]),
+        )
+        found.decisions.append(Decision(inst, Outcome(d["outcome"]), d["detail"], tuple((f, r) for f, r in d["smt"])))
+    found.values = dict(p["values"])
+    found.errata = [Erratum(*e) for e in p["errata"]]
+    found.certificate = p["certificate"]
+    found.notes = list(p["notes"])
+    return found
+
+
+def cacheable(found: object) -> bool:
+    """Only findings whose every decision was decided (holds or a counterexample) are kept."""
+    return isinstance(found, Findings) and all(d.outcome is not Outcome.INCONCLUSIVE for d in found.decisions)
+
+
+# --- the store ------------------------------------------------------------------------------------
+
+
+@dataclass
+class Cache:
+    """Entries under ``root``; ``problems`` lists every entry found corrupt (and removed) in this run."""
+
+    root: Path
+    problems: list[str] = field(default_factory=list)
+    hits: int = 0
+    writes: int = 0
+
+    def key(self, claim: str, task: object, params: dict, module: str) -> str:
+        blob = json.dumps([FORMAT, claim, task, params, code_hash(module)], sort_keys=True, default=str)
+        return hashlib.sha256(blob.encode()).hexdigest()
+
+    def _path(self, key: str) -> Path:
+        return self.root / key[:2] / f"{key}.json"
+
+    def get(self, key: str) -> Findings | None:
+        path = self._path(key)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            self._corrupt(path, f"unreadable ({exc})")
+            return None
+        try:
+            entry = json.loads(text)
+            payload = entry["payload"]
+            if entry.get("format") != FORMAT or entry.get("key") != key:
+                self._corrupt(path, "format or key does not match its file name")
+                return None
+            if hashlib.sha256(payload.encode()).hexdigest() != entry["sha256"]:
+                self._corrupt(path, "checksum mismatch")
+                return None
+            found = from_payload(json.loads(payload))
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            self._corrupt(path, f"not a cache entry ({type(exc).__name__}: {exc})")
+            return None
+        self.hits += 1
+        return found
+
+    def _corrupt(self, path: Path, why: str) -> None:
+        self.problems.append(f"cache entry {path.name}: {why}; recomputed")
+        try:
+            path.unlink()
+        except OSError:
+            pass
+
+    def put(self, key: str, found: object) -> bool:
+        """Store ``found`` atomically when it is cacheable; True when written."""
+        if not cacheable(found):
+            return False
+        payload = json.dumps(to_payload(found), sort_keys=True, ensure_ascii=False)  # type: ignore[arg-type]
+        digest = hashlib.sha256(payload.encode()).hexdigest()
+        entry = {"format": FORMAT, "key": key, "sha256": digest, "payload": payload}
+        path = self._path(key)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        ignore = self.root / ".gitignore"
+        if not ignore.exists():
+            ignore.write_text("# udpm cache of decided tasks (udpm/cache.py)\n*\n")
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{key[:8]}.", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(json.dumps(entry))
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.replace(tmp, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+        self.writes += 1
+        return True
+
+    def clear(self) -> None:
+        shutil.rmtree(self.root, ignore_errors=True)

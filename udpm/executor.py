@@ -1,0 +1,303 @@
+"""Where the checks run: in this process, or on a Dask cluster (a LocalCluster, or a scheduler's address).
+
+The unit of work is the task: one (claim, descriptor) of a check's :class:`~udpm.claims.Plan` (the signature
+lemmas and the every-user claims: one task per (n, alpha)), then the claim's assembly, which runs the check
+itself with the tasks' findings supplied (:func:`udpm.claims.supplied`), so that the record is built by the
+same code, in the same order, as in a serial run.  A claim without a plan is one task.  The records are
+therefore byte-identical whatever the number of workers and the completion order.
+
+* A timeout stays per instance (a SolverTimeout inside a deciding block is an inconclusive decision); a task
+  that runs past the claim's wall-clock bound is inconclusive, on a worker thread too (the bound is raised in
+  that thread).
+* A worker that dies loses nothing: the scheduler gives its tasks to another worker (Dask's own retry, up to
+  ``distributed.scheduler.allowed-failures`` times); no task is ever passed without being decided.
+* The cache (:mod:`udpm.cache`) is read and written by this process only: tasks already decided are not
+  submitted, and every decided task is stored as it completes, so that an interrupted run resumes.
+
+Dask is imported here only: replacing it touches this file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import json
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import asdict
+
+from . import claims
+from .cache import Cache
+from .claims import Context, plan_of, run_check
+from .errors import CheckTimeout, HarnessError, SolverTimeout
+from .evidence import Result, Status, unresolved
+
+Found = tuple[object, float]  # (Findings | Result, seconds)
+
+_LOADED = False
+
+
+def _ensure_loaded() -> None:
+    global _LOADED
+    if not _LOADED:
+        claims.load_checkers()
+        _LOADED = True
+
+
+@contextlib.contextmanager
+def _thread_bound(seconds: float) -> Iterator[None]:
+    """Raise CheckTimeout in this (non-main) thread after ``seconds``: SIGALRM reaches the main thread only."""
+    expired = type("Expired", (CheckTimeout,), {"__init__": lambda self: CheckTimeout.__init__(
+        self, f"the check exceeded its wall-clock bound of {seconds:g} s")})
+    tid, done, lock = threading.get_ident(), threading.Event(), threading.Lock()
+
+    def expire() -> None:
+        if not done.wait(seconds):
+            with lock:
+                if not done.is_set():
+                    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(tid), ctypes.py_object(expired))
+
+    watcher = threading.Thread(target=expire, daemon=True)
+    watcher.start()
+    try:
+        yield
+    finally:
+        with lock:
+            done.set()
+
+
+def _bound(seconds: float):
+    if threading.current_thread() is threading.main_thread():
+        return claims._time_bound(seconds)
+    return _thread_bound(seconds)
+
+
+def decide_task(claim_id: str, task: tuple, ctx: Context) -> Found:
+    """One planned task of ``claim_id`` (run on a worker): its findings, or an inconclusive/error verdict."""
+    _ensure_loaded()
+    start = time.perf_counter()
+    try:
+        with _bound(ctx.claim_timeout):
+            found = plan_of(claim_id).decide(ctx, task)  # type: ignore[union-attr]
+    except (CheckTimeout, SolverTimeout) as exc:
+        found = unresolved(Status.INCONCLUSIVE, f"no answer within the bound: {exc}")
+    except Exception as exc:
+        found = unresolved(Status.ERROR, f"{type(exc).__name__}: {exc} (task {task} of {claim_id})")
+    return found, time.perf_counter() - start
+
+
+def check_task(claim_id: str, ctx: Context, parts: dict | None = None) -> Found:
+    """The check of ``claim_id``, with its planned tasks' findings supplied (the assembly), or whole."""
+    _ensure_loaded()
+    parts = parts or {}
+    for found, _ in parts.values():
+        if isinstance(found, Result):  # a task that timed out or failed as a whole: so does its claim
+            return found, sum(s for _, s in parts.values())
+    supplied = {(claim_id, task): found for task, (found, _) in parts.items()}
+    start = time.perf_counter()
+    with claims.supplied(supplied):
+        if threading.current_thread() is threading.main_thread():
+            found, _ = run_check(claim_id, ctx)
+        else:
+            try:
+                with _thread_bound(ctx.claim_timeout):
+                    found, _ = run_check(claim_id, ctx)
+            except CheckTimeout as exc:
+                found = unresolved(Status.INCONCLUSIVE, f"no answer within the bound: {exc}")
+    return found, time.perf_counter() - start + sum(s for _, s in parts.values())
+
+
+# --- the cache keys -------------------------------------------------------------------------------
+
+
+def _module(claim_id: str) -> str:
+    fn = claims._CHECKERS.get(claim_id)
+    return fn.__module__ if fn is not None else "udpm"
+
+
+def task_key(cache: Cache, claim_id: str, task: tuple, ctx: Context) -> str:
+    # a task's answer does not depend on quick/full (the descriptor fixes the instance) nor on the claim bound
+    return cache.key(claim_id, list(task), {"seed": ctx.seed, "solver_timeout": ctx.solver_timeout}, _module(claim_id))
+
+
+def claim_key(cache: Cache, claim_id: str, ctx: Context) -> str:
+    return cache.key(claim_id, None, asdict(ctx), _module(claim_id))
+
+
+# --- the runs -------------------------------------------------------------------------------------
+
+
+class Listener:
+    """What an executor reports (udpm.progress draws it): totals, each decided task, each finished claim."""
+
+    def start(self, totals: dict[str, int], dashboard: str | None) -> None: ...
+
+    def task_done(self, claim_id: str, cached: bool) -> None: ...
+
+    def claim_done(self, claim_id: str, seconds: float, cached: bool) -> None: ...
+
+    def close(self) -> None: ...
+
+
+def _totals(order: list[str], ctx: Context) -> dict[str, list[tuple] | None]:
+    return {cid: (p.tasks(ctx) if (p := plan_of(cid)) is not None else None) for cid in order}
+
+
+def run_serial(order: list[str], ctx: Context, cache: Cache | None, listener: Listener) -> dict[str, Found]:
+    plans = _totals(order, ctx)
+    listener.start({cid: len(t) if t is not None else 1 for cid, t in plans.items()}, None)
+    out: dict[str, Found] = {}
+    for cid in order:
+        if cache is not None and (hit := cache.get(claim_key(cache, cid, ctx))) is not None:
+            out[cid] = (hit, 0.0)
+            listener.claim_done(cid, 0.0, True)
+            continue
+        tasks = plans[cid]
+        if tasks is None:
+            found, seconds = run_check(cid, ctx)
+        else:
+            parts: dict[tuple, Found] = {}
+            for task in tasks:
+                got = cache.get(task_key(cache, cid, task, ctx)) if cache is not None else None
+                if got is not None:
+                    parts[task] = (got, 0.0)
+                else:
+                    parts[task] = decide_task(cid, task, ctx)
+                    if cache is not None:
+                        cache.put(task_key(cache, cid, task, ctx), parts[task][0])
+                listener.task_done(cid, got is not None)
+            found, seconds = check_task(cid, ctx, parts)
+        if cache is not None:
+            cache.put(claim_key(cache, cid, ctx), found)
+        out[cid] = (found, seconds)
+        listener.claim_done(cid, seconds, False)
+    return out
+
+
+def _worker_code_hash(modules: list[str]) -> str:
+    from .cache import code_hash
+
+    return json.dumps({m: code_hash(m) for m in modules})
+
+
+@contextlib.contextmanager
+def dask_client(jobs: int = 1, scheduler: str | None = None) -> Iterator[object]:
+    """A distributed.Client on ``scheduler``, or on a LocalCluster of ``jobs`` single-threaded worker processes."""
+    import logging
+
+    from distributed import Client, LocalCluster
+
+    if scheduler:
+        try:
+            client = Client(scheduler, timeout="20s")
+        except OSError as exc:
+            raise HarnessError(f"--scheduler {scheduler}: no Dask scheduler answers ({exc})") from None
+        try:
+            yield client
+        finally:
+            client.close()
+        return
+    cluster = LocalCluster(
+        n_workers=jobs,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address=":0",
+        silence_logs=logging.ERROR,
+    )
+    client = Client(cluster)
+    try:
+        yield client
+    finally:
+        with contextlib.suppress(Exception):
+            client.close(timeout=10)
+        with contextlib.suppress(Exception):
+            cluster.close(timeout=10)
+
+
+def dashboard_of(client: object) -> str | None:
+    try:
+        return client.dashboard_link  # type: ignore[attr-defined]
+    except Exception:
+        return None
+
+
+def run_dask(
+    order: list[str], ctx: Context, client: object, cache: Cache | None, listener: Listener
+) -> dict[str, Found]:
+    """Every check of ``order`` on ``client``'s cluster; tasks submitted at once, claims assembled as they finish."""
+    from distributed import as_completed
+
+    modules = sorted({_module(cid) for cid in order})
+    mine = _worker_code_hash(modules)
+    theirs = set(client.run(_worker_code_hash, modules).values())  # type: ignore[attr-defined]
+    if theirs - {mine}:
+        raise HarnessError(
+            "the Dask workers run other code than this checkout (udpm/ or a check module differs); "
+            "start them from the same commit"
+        )
+    plans = _totals(order, ctx)
+    listener.start({cid: len(t) if t is not None else 1 for cid, t in plans.items()}, dashboard_of(client))
+    out: dict[str, Found] = {}
+    what: dict[object, tuple[str, tuple | None]] = {}  # future -> (claim, task or None for the claim)
+    token = f"{time.time_ns():x}"
+    for cid in order:
+        if cache is not None and (hit := cache.get(claim_key(cache, cid, ctx))) is not None:
+            out[cid] = (hit, 0.0)
+            listener.claim_done(cid, 0.0, True)
+            continue
+        tasks = plans[cid]
+        if tasks is None:
+            fut = client.submit(check_task, cid, ctx, key=f"check-{cid}-{token}", pure=False)  # type: ignore[attr-defined]
+            what[fut] = (cid, None)
+            continue
+        parts: dict[tuple, object] = {}
+        for task in tasks:
+            got = cache.get(task_key(cache, cid, task, ctx)) if cache is not None else None
+            if got is not None:
+                parts[task] = (got, 0.0)
+                listener.task_done(cid, True)
+            else:
+                fut = client.submit(  # type: ignore[attr-defined]
+                    decide_task, cid, task, ctx, key=f"task-{cid}-{'-'.join(map(str, task))}-{token}", pure=False
+                )
+                what[fut] = (cid, task)
+                parts[task] = fut
+        fut = client.submit(check_task, cid, ctx, parts, key=f"check-{cid}-{token}", pure=False)  # type: ignore[attr-defined]
+        what[fut] = (cid, None)
+    for fut in as_completed(list(what)):
+        cid, task = what[fut]
+        found, seconds = fut.result()
+        if task is not None:
+            if cache is not None:
+                cache.put(task_key(cache, cid, task, ctx), found)
+            listener.task_done(cid, False)
+            continue
+        if cache is not None:
+            cache.put(claim_key(cache, cid, ctx), found)
+        out[cid] = (found, seconds)
+        listener.claim_done(cid, seconds, False)
+    return {cid: out[cid] for cid in order}
+
+
+def run(
+    order: list[str],
+    ctx: Context,
+    *,
+    jobs: int = 1,
+    scheduler: str | None = None,
+    cache: Cache | None = None,
+    listener: Listener | None = None,
+    on_client: Callable[[object], None] | None = None,
+) -> dict[str, Found]:
+    """Every check of ``order``: serially when jobs == 1 and no scheduler, else on Dask."""
+    listener = listener or Listener()
+    try:
+        if jobs == 1 and not scheduler:
+            return run_serial(order, ctx, cache, listener)
+        with dask_client(jobs, scheduler) as client:
+            if on_client is not None:
+                on_client(client)
+            return run_dask(order, ctx, client, cache, listener)
+    finally:
+        listener.close()
