@@ -25,7 +25,7 @@ from udpm import linalg
 from udpm.certificates import certificate_of
 from udpm.certify import solve
 from udpm.claims import Context, Findings, checks
-from udpm.instances import BOUNDED, SAMPLED
+from udpm.instances import ALL_N, BOUNDED, SAMPLED
 from udpm.mechanisms import truncated_geometric_zlcn2013
 from udpm.programs import Constraint, LinearProgram
 from udpm.programs_countrange import (
@@ -235,7 +235,11 @@ def unique_optimum(ctx: Context, claim: str, vector, rho_of, theta=(1, 2)) -> Fi
     ph = [z3.Real(f"phi{i}") for i in range(4)]
     v, rho = vector(A), rho_of(A)
     with rec.deciding(
-        n=3, alpha=SYMBOLIC, kind=BOUNDED, method="z3 unsat (nonlinear real arithmetic)", covers=covers
+        n=3,
+        alpha=SYMBOLIC,
+        kind=ALL_N,  # the claim is stated at n = 3 only: every alpha > 1 at once is its whole scope, a proof
+        method="z3 unsat (nonlinear real arithmetic)",
+        covers=covers + "; the claim's whole scope (stated at n = 3 only), every alpha > 1",
     ) as d:
         pins = [A == 2, *(x == y for x, y in zip(ph, vector(F(2))))]
         w1 = premises_hold([A > 1], pins[:1], ctx.solver_timeout, f"{claim}: alpha > 1")
@@ -261,7 +265,8 @@ def unique_optimum(ctx: Context, claim: str, vector, rho_of, theta=(1, 2)) -> Fi
     rec.certificate = certificate_of({}, certs)
     rec.note(
         "the claim is about n = 3, theta = (1, 2) only: the symbolic instance (z3 over the reals, A > 1 a variable) "
-        "covers every zlcn alpha > 1 at that n; the rational alphas are also decided by the certified LP with its "
+        "covers every zlcn alpha > 1 at that n, which is the claim's whole scope, so its unsat is a proof (all-n "
+        "kind: nothing is left to bound); the rational alphas are also decided by the certified LP with its "
         "uniqueness decision"
     )
     return rec
@@ -285,7 +290,14 @@ def x_hat_unique(ctx: Context, vector=x_hat, rho_of=uniform_rho) -> Findings:
     above = [k for k, v in enumerate(t_sym) if _positive_above_one(v - 1)]
     rec.value(**{"entries of M^-1 x-hat above 1 for every alpha > 1": str(above)})
     if above:
-        rec.decide(True, n=3, alpha=SYMBOLIC, kind=BOUNDED, method="sympy sign of M^-1 x-hat - 1", covers=covers)
+        rec.decide(
+            True,
+            n=3,
+            alpha=SYMBOLIC,
+            kind=ALL_N,  # stated at n = 3 only: the symbolic sign for every alpha > 1 is the whole claim
+            method="sympy sign of M^-1 x-hat - 1",
+            covers=covers + "; the claim's whole scope (stated at n = 3 only), every alpha > 1",
+        )
     else:
         rec.note("underivability shown at the rational alphas only (symbolic sign not decided)")
     return rec

@@ -11,7 +11,7 @@ from proofs import countrange_lp as cr
 from proofs.countrange import SYMBOLIC, zlcn_label
 from udpm.claims import Context, Status
 from udpm.errors import InvalidInput, VacuousPremise
-from udpm.instances import BOUNDED, SAMPLED, Outcome
+from udpm.instances import ALL_N, BOUNDED, SAMPLED, Outcome
 from udpm.programs_countrange import legal_function_lp, psi1, psi2
 from udpm.users import CountRangeConsumer
 
@@ -39,17 +39,21 @@ def test_def2_region_bounded_and_dropped_constraints():
 
 
 @pytest.mark.parametrize("fn", [cr.x_hat_unique, cr.y_hat_unique])
-def test_xhat_yhat_bounded_at_n3_for_every_alpha(fn):
+def test_xhat_yhat_proved_at_n3_for_every_alpha(fn):
+    """Stated at n = 3 only: the symbolic-alpha unsat covers the whole claim (all-n kind); rationals cross-check."""
     rec = fn(CTX)
-    assert rec.status is Status.VERIFIED, rec.counterexample
-    assert grid(rec, BOUNDED) == {a: [3] for a in [*ZL, SYMBOLIC]}
+    assert rec.status is Status.PROVED, rec.counterexample
+    assert grid(rec, BOUNDED) == {a: [3] for a in ZL}
+    assert grid(rec, ALL_N) == {SYMBOLIC: [3]}
     assert rec.values["premise witness (alpha > 1)"] == "alpha=2"
 
 
 def test_xhat_yhat_swapped_are_refuted():
     assert cr.x_hat_unique(CTX, vector=cr.y_hat).status is Status.REFUTED
     bad = cr.y_hat_unique(CTX, rho_of=cr.uniform_rho)
-    assert bad.status is Status.REFUTED and "not optimal" in bad.counterexample
+    assert bad.status is Status.REFUTED and "has err <= err(v)" in bad.counterexample  # the all-alpha instance
+    rational = [d.detail for d in bad.decisions if d.outcome is Outcome.COUNTEREXAMPLE and d.instance.kind == BOUNDED]
+    assert rational and all("not optimal" in t for t in rational)
 
 
 def test_xhat_symbolic_vacuity_guard(monkeypatch):
