@@ -355,12 +355,9 @@ def decide_every_user(
 def every_user_instance(
     claim: str, ctx: Context, mechs_of: Callable[[int, F], list[tuple[str, Matrix]]], n: int, a: F, users: str = LEGAL
 ) -> Findings:
-    """decide_every_user at one (n, alpha), as its own findings (one task of the claim's plan).
-
-    udpm.every_user caches T(n, alpha) against every user, and a cache hit reports no SMT query to the open
-    decision: the record would name fewer files when an earlier claim of the same process decided T first.
-    Emptied here, each instance names every query it rests on, in a serial run as on a fresh worker."""
-    geometric_for_every_user.cache_clear()
+    """decide_every_user at one (n, alpha), as its own findings (one task of the claim's plan).  udpm.every_user
+    caches T(n, alpha) per process and reports its SMT queries again on a hit, so the record is the same in a
+    serial run as on a fresh worker."""
     rec = Findings(claim)
     decide_every_user(rec, mechs_of(n, a), n, a, ctx, users)
     return rec

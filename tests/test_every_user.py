@@ -115,3 +115,17 @@ def test_every_legal_user_drawn_is_served_optimally_by_t(rows):
     total = sum(v for row in values for v in row)
     t = truncated_geometric(3, HALF)
     assert e.remapped_loss(t, values) / total == solve(bayesian_lp(user, HALF), timeout_s=60).objective
+
+
+def test_a_cache_hit_reports_the_same_smt_queries_to_the_open_decision():
+    from udpm.claims import Findings
+    from udpm.instances import BOUNDED
+
+    def files() -> tuple[tuple[str, str], ...]:
+        rec = Findings("grs2011.cor3.3")
+        with rec.deciding(n=3, alpha=F(1, 3), kind=BOUNDED, method="m", covers="c"):
+            e.geometric_for_every_user(3, F(1, 3), e.LEGAL, 60)
+        return rec.decisions[0].smt
+
+    first, second = files(), files()  # the second call is a cache hit
+    assert first and first == second

@@ -58,6 +58,7 @@ import z3
 from . import linalg
 from .certify import solve
 from .errors import CertificationFailed, HarnessError, InvalidMatrix
+from .instances import reported_queries, smt_query
 from .mechanisms import truncated_geometric
 from .privacy import dp_violations
 from .programs import bayesian_lp
@@ -319,10 +320,24 @@ def user_preferring(
     return _certified_counterexample(x, values, a, kind, timeout_s, "a user preferring T")
 
 
-@lru_cache(maxsize=256)
 def geometric_for_every_user(n: int, alpha: Fraction, kind: str = LEGAL, timeout_s: float = 60.0) -> EveryUser:
-    """T(n, alpha) against every user of the cone (cached: several claims ask the same (n, alpha))."""
-    return optimal_for_every_user(truncated_geometric(n, alpha), alpha, kind, timeout_s)
+    """T(n, alpha) against every user of the cone, cached per process (several claims ask the same (n, alpha)).
+
+    A cache hit reports the SMT queries the verdict rests on again, so that a decision's record names the same
+    files whatever ran before it in the process (udpm.instances.reported_queries)."""
+    verdict, queries = _geometric_for_every_user(n, alpha, kind, timeout_s)
+    for file, rests_on in sorted(queries):
+        smt_query(file, rests_on)
+    return verdict
+
+
+@lru_cache(maxsize=256)
+def _geometric_for_every_user(
+    n: int, alpha: Fraction, kind: str, timeout_s: float
+) -> tuple[EveryUser, frozenset[tuple[str, str]]]:
+    with reported_queries() as got:
+        verdict = optimal_for_every_user(truncated_geometric(n, alpha), alpha, kind, timeout_s)
+    return verdict, frozenset(got)
 
 
 def mechanism_for_every_user(m: object, alpha: object, kind: str = LEGAL, timeout_s: float = 60.0) -> EveryUser:

@@ -188,6 +188,18 @@ def smt_query(file: str, rests_on: str) -> None:
         block.add((file, rests_on))
 
 
+@contextlib.contextmanager
+def reported_queries() -> Iterator[set[tuple[str, str]]]:
+    """Collect the SMT queries answered inside the block (they still reach the open decision as usual), so that a
+    caller that caches a result can report them again on a cache hit (:func:`smt_query`)."""
+    got: set[tuple[str, str]] = set()
+    _OPEN.append(got)
+    try:
+        yield got
+    finally:
+        _OPEN.remove(got)
+
+
 def smt_record(queries: tuple[tuple[str, str], ...]) -> dict:
     """The ``smt`` field of a decision's record: sorted and de-duplicated, so independent of order and timing.
 
