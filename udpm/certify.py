@@ -206,7 +206,7 @@ def _decide_unique(std: _Std, z, basis, reduced, clock: _Clock) -> tuple[bool, t
     )
     start = [_f(z[j]) for j in keep]
     try:
-        aux = _solve(face, clock, start, decide_unique=False)
+        aux = _solve(face, clock, start, decide_unique=False, repair_candidate=False)
     except Unbounded:
         return False, None  # an unbounded optimal face is not a point
     if aux.objective != 0:
@@ -283,9 +283,13 @@ def solve(
     return _solve(lp, _Clock(timeout_s), candidate, decide_unique)
 
 
-def _solve(lp: LinearProgram, clock: _Clock, candidate, decide_unique: bool) -> Certified:
+def _solve(
+    lp: LinearProgram, clock: _Clock, candidate, decide_unique: bool, repair_candidate: bool = True
+) -> Certified:
+    """``repair_candidate`` False: a candidate that is not optimal is dropped for the HiGHS proposal
+    (refined) instead of being pivoted on by the exact simplex."""
     std = standard_form(lp)
-    basis = z = y = None
+    basis = z = y = reduced = None
     proposer, pivots = "", 0
     if candidate is not None:
         zc = _full_point(std, candidate)
@@ -305,6 +309,11 @@ def _solve(lp: LinearProgram, clock: _Clock, candidate, decide_unique: bool) -> 
                         basis = None
             except Singular:
                 basis = None
+    if basis is not None and not repair_candidate:
+        try:
+            reduced = _check(std, z, y, basis, clock)
+        except CertificationFailed:
+            basis = z = y = None
     if basis is None:
         hb = _highs_basis(std, max(1.0, clock.deadline - time.perf_counter()))
         if hb is not None:
@@ -320,7 +329,9 @@ def _solve(lp: LinearProgram, clock: _Clock, candidate, decide_unique: bool) -> 
                     proposer = "highs+exact dual simplex"
             except CertificationFailed:
                 basis = None
-    if basis is not None:
+    if basis is not None and reduced is not None and proposer == "candidate":
+        pass  # checked above
+    elif basis is not None:
         try:
             reduced = _check(std, z, y, basis, clock)
         except CertificationFailed:

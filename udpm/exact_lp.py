@@ -8,7 +8,7 @@ from __future__ import annotations
 import heapq
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 import flint
@@ -162,6 +162,7 @@ class _Std:
     slack_of_row: list[int | None]
     atoms: list[sympy.Expr]
     c: list[dict[int, flint.fmpq]]  # per atom: {col: coeff}
+    known: dict = field(default_factory=dict)  # basis (tuple) -> its exact (z, y), when already solved
 
 
 def standard_form(lp: LinearProgram, objective=None) -> _Std:
