@@ -1,17 +1,24 @@
 #!/usr/bin/env python3
-"""Time the certified exact LP solve against z3 Optimize and HiGHS alone on the grs2011 user-specific LP.
+"""Time the certified exact LP solve against z3 Optimize, QSopt_ex and HiGHS alone on the grs2011 user-specific LP.
 
-    .venv/bin/python benchmarks/lp_benchmark.py                 # n = 5 10 20 30 50 100, one run
-    .venv/bin/python benchmarks/lp_benchmark.py --n 5 10 --z3-timeout 60
+    .venv/bin/python benchmarks/lp_benchmark.py                 # n = 5 10 20 30 50 70 100, U and M, one run
+    .venv/bin/python benchmarks/lp_benchmark.py --n 5 10 --z3-timeout 60 --problems U
 
-The LP is grs2011 (3)-(7) for the uniform prior and loss |i-j| at alpha = 1/2.  Solvers:
+The LP is grs2011 (3)-(7) at alpha = 1/2 for two problems: U (uniform prior, loss |i-j|) and M (prior
+proportional to i+1, loss 1 + (|i-j| mod 4), which the theory does not cover).  Solvers:
 
 * ``certified``: udpm.certify.solve with the theory's candidate (the Bayes remap of the truncated
   geometric mechanism T, built with FLINT rational matrix products), certified exactly (exact vertex,
   exact dual from complementary slackness, dual feasibility, equal objectives, uniqueness).  The time
   includes building the candidate.
-* ``certified (HiGHS basis)``: udpm.certify.solve with no candidate: HiGHS proposes a basis, which is
-  certified exactly or repaired by the exact simplex (bounded by --certify-timeout).
+* ``generic``: udpm.certify.solve with no candidate (the generic path): HiGHS proposes a basis, refined
+  iteratively (udpm.refinement) until an exact check accepts it, then certified exactly (bounded by
+  --basis-timeout); ``refinement`` records its rounds, exact checks and seconds.
+* ``generic, unrefined``: the same with udpm.refinement.MAX_ROUNDS = 0 (HiGHS's basis as it is, then the
+  exact dual/primal simplex repair: the path before refinement), bounded by --unrefined-timeout.
+* ``qsopt_ex``: QSopt_ex's esolver (Debian package qsopt-ex, installed by this script with apt-get when
+  missing; the column says why when it cannot be) on the same LP written in LP format (objective scaled
+  to integers), bounded by --qsopt-timeout; its answer is timed only (udpm certifies its own).
 * ``z3``: z3 Optimize over the reals (exact), bounded by --z3-timeout.
 * ``highs``: HiGHS alone, floating point (the floor; its answer is not a verdict).
 
@@ -33,19 +40,24 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import flint
 
+from udpm import refinement
 from udpm.certify import solve
 from udpm.errors import CertificationFailed, SolverTimeout
 from udpm.linalg import from_flint, to_flint
 from udpm.mechanisms import truncated_geometric
 from udpm.programs import bayesian_lp
-from udpm.users import BayesianUser, absolute_error
+from udpm.users import BayesianUser, Loss, absolute_error
 
 RESULTS = Path(__file__).resolve().parent / "results"
 ALPHA = F(1, 2)
 
 
-def user_of(n: int) -> BayesianUser:
-    return BayesianUser.of([F(1, n + 1)] * (n + 1), absolute_error(n))
+def user_of(n: int, problem: str = "U") -> BayesianUser:
+    if problem == "U":
+        return BayesianUser.of([F(1, n + 1)] * (n + 1), absolute_error(n))
+    total = (n + 1) * (n + 2) // 2
+    loss = Loss.from_function(n, lambda i, j: 1 + abs(i - j) % 4)
+    return BayesianUser.of([F(i + 1, total) for i in range(n + 1)], loss)
 
 
 def theory_candidate(n: int, alpha: F, user: BayesianUser) -> list[F]:
@@ -68,9 +80,11 @@ def theory_candidate(n: int, alpha: F, user: BayesianUser) -> list[F]:
     return [v for row in z for v in row]
 
 
-def run_certified(n: int, timeout: float, candidate: bool) -> dict:
-    user = user_of(n)
+def run_certified(n: int, timeout: float, candidate: bool, problem: str = "U", refine: bool = True) -> dict:
+    user = user_of(n, problem)
     start = time.perf_counter()
+    saved = refinement.MAX_ROUNDS
+    refinement.MAX_ROUNDS = saved if refine else 0
     try:
         lp = bayesian_lp(user, ALPHA)
         cand = theory_candidate(n, ALPHA, user) if candidate else None
@@ -79,6 +93,8 @@ def run_certified(n: int, timeout: float, candidate: bool) -> dict:
         return {"status": "timeout", "seconds": round(time.perf_counter() - start, 3), "bound_s": timeout}
     except CertificationFailed as exc:
         return {"status": f"failed: {exc}", "seconds": round(time.perf_counter() - start, 3)}
+    finally:
+        refinement.MAX_ROUNDS = saved
     return {
         "status": "certified",
         "seconds": round(time.perf_counter() - start, 3),
@@ -89,10 +105,86 @@ def run_certified(n: int, timeout: float, candidate: bool) -> dict:
     }
 
 
-def run_z3(n: int, timeout: float) -> dict:
+def run_generic(n: int, timeout: float, problem: str) -> dict:
+    """The generic path (no candidate), with the statistics of the main LP's refinement."""
+    stats: list = []
+    real = refinement.refined_basis
+
+    def spy(std, timeout_s):
+        out = real(std, timeout_s)
+        stats.append([dict(a, options=str(a["options"])) for a in refinement.LAST])
+        return out
+
+    import udpm.certify as certify_module
+
+    certify_module.refined_basis = spy
+    try:
+        row = run_certified(n, timeout, candidate=False, problem=problem)
+    finally:
+        certify_module.refined_basis = real
+    row["refinement"] = stats[0] if stats else None
+    return row
+
+
+def qsopt_available() -> str | None:
+    """None when esolver runs; else why not (after trying apt-get install once)."""
+    import shutil
+    import subprocess
+
+    if shutil.which("esolver"):
+        return None
+    try:
+        r = subprocess.run(
+            ["apt-get", "install", "-y", "qsopt-ex", "libqsopt-ex-dev"], capture_output=True, text=True, timeout=300
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"apt-get install qsopt-ex failed: {exc}"
+    if shutil.which("esolver"):
+        return None
+    return f"apt-get install qsopt-ex failed (exit {r.returncode}): {r.stderr.strip()[-200:]}"
+
+
+def lp_format(n: int, problem: str) -> str:
+    """The LP in CPLEX LP format: the objective scaled to integers (same optimal set), alpha = 1/2 exact."""
+    import math
+
+    lp = bayesian_lp(user_of(n, problem), ALPHA)
+    den = 1
+    for _, c in lp.objective:
+        den = math.lcm(den, F(c).denominator)
+    names = [f"x{j}" for j in range(len(lp.names))]
+    out = ["Minimize", " obj: " + " + ".join(f"{F(c) * den} {names[j]}" for j, c in lp.objective), "Subject To"]
+    for k, r in enumerate(lp.rows):
+        terms = " ".join(f"{'+' if F(a) >= 0 else '-'} {float(abs(F(a)))!r} {names[j]}" for j, a in r.coeffs)
+        out.append(f" c{k}: {terms} {r.sense} {float(F(r.rhs))!r}")
+    out.append("End")
+    return "\n".join(out) + "\n"
+
+
+def run_qsopt(n: int, problem: str, timeout: float, why_not: str | None) -> dict:
+    import subprocess
+    import tempfile
+
+    if why_not is not None:
+        return {"status": "skipped", "reason": why_not, "seconds": None}
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "p.lp"
+        path.write_text(lp_format(n, problem))
+        start = time.perf_counter()
+        try:
+            r = subprocess.run(["esolver", "-L", str(path)], capture_output=True, text=True, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return {"status": "timeout", "seconds": round(time.perf_counter() - start, 3), "bound_s": timeout}
+        secs = round(time.perf_counter() - start, 3)
+    text = r.stdout + r.stderr
+    ok = "Solved Exactly" in text
+    return {"status": "optimal" if ok else f"exit {r.returncode}", "seconds": secs}
+
+
+def run_z3(n: int, timeout: float, problem: str = "U") -> dict:
     import z3
 
-    user = user_of(n)
+    user = user_of(n, problem)
     start = time.perf_counter()
     x = [[z3.Real(f"x_{i}_{j}") for j in range(n + 1)] for i in range(n + 1)]
     opt = z3.Optimize()
@@ -105,7 +197,14 @@ def run_z3(n: int, timeout: float) -> dict:
             if i < n:
                 opt.add(x[i][j] - a * x[i + 1][j] >= 0, a * x[i][j] - x[i + 1][j] <= 0)
     p = user.prior
-    obj = z3.Sum([z3.RealVal(str(p[i] * abs(i - j))) * x[i][j] for i in range(n + 1) for j in range(n + 1) if i != j])
+    obj = z3.Sum(
+        [
+            z3.RealVal(str(p[i] * user.loss(i, j))) * x[i][j]
+            for i in range(n + 1)
+            for j in range(n + 1)
+            if user.loss(i, j) != 0
+        ]
+    )
     opt.minimize(obj)
     answer = opt.check()
     secs = round(time.perf_counter() - start, 3)
@@ -115,11 +214,11 @@ def run_z3(n: int, timeout: float) -> dict:
     return {"status": "optimal", "seconds": secs, "objective": f"{v.numerator_as_long()}/{v.denominator_as_long()}"}
 
 
-def run_highs(n: int) -> dict:
+def run_highs(n: int, problem: str = "U") -> dict:
     import highspy
     import numpy as np
 
-    user = user_of(n)
+    user = user_of(n, problem)
     lp = bayesian_lp(user, ALPHA)
     start = time.perf_counter()
     h = highspy.Highs()
@@ -175,65 +274,76 @@ def ratio(a: dict, b: dict) -> str | None:
 
 def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--n", type=int, nargs="+", default=[5, 10, 20, 30, 50, 100])
-    p.add_argument("--z3-timeout", type=float, default=200.0)
+    p.add_argument("--n", type=int, nargs="+", default=[5, 10, 20, 30, 50, 70, 100])
+    p.add_argument("--problems", nargs="+", default=["U", "M"], choices=["U", "M"])
+    p.add_argument("--z3-timeout", type=float, default=60.0)
     p.add_argument("--certify-timeout", type=float, default=120.0)
-    p.add_argument("--basis-timeout", type=float, default=30.0, help="bound for the no-candidate certified solve")
+    p.add_argument("--basis-timeout", type=float, default=60.0, help="bound for the generic (no-candidate) solve")
+    p.add_argument("--unrefined-timeout", type=float, default=30.0)
+    p.add_argument("--qsopt-timeout", type=float, default=120.0)
     p.add_argument("--out", type=Path, default=RESULTS)
     args = p.parse_args(argv)
+    why_not = qsopt_available()
     rows = []
-    for n in args.n:
-        row = {"n": n, "variables": (n + 1) ** 2, "constraints": 2 * n * (n + 1) + n + 1}
-        row["certified"] = run_certified(n, args.certify_timeout, candidate=True)
-        row["certified_highs_basis"] = run_certified(n, args.basis_timeout, candidate=False)
-        row["highs"] = run_highs(n)
-        row["z3"] = run_z3(n, args.z3_timeout)
-        exact = row["certified"].get("objective")
-        row["z3_agrees"] = row["z3"].get("objective") == exact if "objective" in row["z3"] else None
-        if exact is not None:
-            err = abs(F(row["highs"]["objective_float"]) - F(exact)) if "objective_float" in row["highs"] else None
-            row["highs_abs_error"] = f"{float(err):.3e}" if err is not None else None
-        row["speedup_vs_z3"] = ratio(row["certified"], row["z3"])
-        row["highs_over_certified_time"] = (
-            f"{row['highs']['seconds'] / max(row['certified']['seconds'], 1e-9):.2f}"
-            if row["certified"].get("status") == "certified"
-            else None
-        )
-        rows.append(row)
-        print(json.dumps(row), flush=True)
+    for problem in args.problems:
+        for n in args.n:
+            row = {"problem": problem, "n": n, "variables": (n + 1) ** 2, "constraints": 2 * n * (n + 1) + n + 1}
+            row["certified"] = run_certified(n, args.certify_timeout, candidate=True, problem=problem)
+            row["generic"] = run_generic(n, args.basis_timeout, problem)
+            row["generic_unrefined"] = run_certified(
+                n, args.unrefined_timeout, candidate=False, problem=problem, refine=False
+            )
+            row["qsopt_ex"] = run_qsopt(n, problem, args.qsopt_timeout, why_not)
+            row["highs"] = run_highs(n, problem)
+            row["z3"] = run_z3(n, args.z3_timeout, problem)
+            exact = row["generic"].get("objective")
+            row["agree"] = (
+                row["certified"].get("objective") in (None, exact) and row["z3"].get("objective") in (None, exact)
+            )
+            row["qsopt_over_generic"] = ratio(row["generic"], row["qsopt_ex"]) if row["qsopt_ex"]["seconds"] else None
+            row["speedup_vs_z3"] = ratio(row["generic"], row["z3"])
+            rows.append(row)
+            print(json.dumps(row), flush=True)
     doc = {
-        "lp": "grs2011 (3)-(7), uniform prior, loss |i-j|, alpha = 1/2",
+        "lp": "grs2011 (3)-(7), alpha = 1/2; U: uniform prior, |i-j|; M: prior ~ i+1, loss 1 + (|i-j| mod 4)",
         "machine": {"python": platform.python_version(), "platform": platform.platform()},
+        "qsopt_ex": why_not or "esolver (Debian qsopt-ex)",
         "bounds_s": {
             "z3": args.z3_timeout,
             "certified": args.certify_timeout,
-            "certified_highs_basis": args.basis_timeout,
+            "generic": args.basis_timeout,
+            "generic_unrefined": args.unrefined_timeout,
+            "qsopt_ex": args.qsopt_timeout,
         },
         "rows": rows,
     }
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "lp.json").write_text(json.dumps(doc, indent=1) + "\n")
     lines = [
-        "# grs2011 LP (3)-(7): uniform prior, |i-j|, alpha = 1/2 (one run)",
+        "# grs2011 LP (3)-(7) at alpha = 1/2: U (uniform, |i-j|) and M (prior ~ i+1, 1 + (|i-j| mod 4)), one run",
         "",
-        "| n | vars | certified (candidate) s | certified (HiGHS basis) s | z3 Optimize s | HiGHS s | z3 / certified "
-        "| HiGHS abs. error | unique |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| problem | n | vars | generic (refined) s | refinement rounds / exact checks | generic unrefined s "
+        "| QSopt_ex s | QSopt_ex / generic | certified (theory candidate) s | z3 Optimize s | HiGHS s | unique |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
 
     def cell(d: dict) -> str:
-        return (
-            f"{d['seconds']}"
-            if d["status"] in ("certified", "optimal", "Optimal")
-            else f"{d['status']} ({d['seconds']})"
-        )
+        if d["status"] in ("certified", "optimal", "Optimal"):
+            return f"{d['seconds']}"
+        if d["status"] == "skipped":
+            return "skipped"
+        return f"{d['status']} ({d['seconds']})"
 
     for r in rows:
+        ref = r["generic"].get("refinement") or []
+        rs = " + ".join(f"{a['rounds']}/{a['exact_checks']}" for a in ref) or "-"
         lines.append(
-            f"| {r['n']} | {r['variables']} | {cell(r['certified'])} | {cell(r['certified_highs_basis'])} | "
-            f"{cell(r['z3'])} | {r['highs']['seconds']} | {r['speedup_vs_z3']} | {r.get('highs_abs_error')} | "
-            f"{r['certified'].get('unique')} |"
+            f"| {r['problem']} | {r['n']} | {r['variables']} | {cell(r['generic'])} | {rs} | "
+            f"{cell(r['generic_unrefined'])} | {cell(r['qsopt_ex'])} | {r['qsopt_over_generic']} | "
+            f"{cell(r['certified'])} | {cell(r['z3'])} | {r['highs']['seconds']} | {r['generic'].get('unique')} |"
         )
+    if why_not:
+        lines += ["", f"QSopt_ex skipped: {why_not}"]
     (args.out / "lp.md").write_text("\n".join(lines) + "\n")
     return 0
 
