@@ -145,6 +145,26 @@ class LibraryMechanism:
         """Output label -> exact probability, for the true count i."""
         return dict(zip(self.outputs, self.matrix[i]))
 
+    @classmethod
+    def lumped(
+        cls, library: str, name: str, n: int, alpha: Number, rate: Fraction | None, params: dict, source: str
+    ) -> LibraryMechanism:
+        """The two-sided geometric noise with ratio ``alpha`` on counts 0..n, range Z, its tails lumped."""
+        matrix = lumped_geometric(n, alpha)
+        return cls(library, name, n, alpha, rate, "lumped", lumped_labels(n), matrix, params, source)
+
+
+def installed_version(*distributions: str) -> str | None:
+    """The installed version of the first of ``distributions`` that is installed, or None."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    for name in distributions:
+        try:
+            return version(name)
+        except PackageNotFoundError:
+            continue
+    return None
+
 
 def alpha_of(eps: object, sensitivity: int = 1) -> tuple[Number, Fraction | None]:
     """(alpha, rate) for a per-unit ratio e^(-eps/sensitivity).

@@ -36,7 +36,7 @@ exp(-1)
 
 from __future__ import annotations
 
-from . import LibraryMechanism, alpha_of, clamped_geometric, lumped_geometric, lumped_labels
+from . import LibraryMechanism, alpha_of, clamped_geometric, installed_version
 
 LIBRARY = "diffprivlib"
 #: epsilon of diffprivlib's tools (histogram, count_nonzero, ...), which call GeometricTruncated.
@@ -70,29 +70,20 @@ def geometric_truncated(
 def geometric(n: int, epsilon: object, *, sensitivity: int = 1) -> LibraryMechanism:
     """``Geometric(epsilon=epsilon, sensitivity=sensitivity)`` on counts 0..n, tails lumped (range Z)."""
     a, rate = alpha_of(epsilon, sensitivity)
-    return LibraryMechanism(
-        library=LIBRARY,
-        name="Geometric",
-        n=n,
-        alpha=a,
-        rate=rate,
-        kind="lumped",
-        outputs=lumped_labels(n),
-        matrix=lumped_geometric(n, a),
-        params={"epsilon": str(epsilon), "sensitivity": sensitivity},
-        source="diffprivlib/mechanisms/geometric.py lines 52, 107-113",
+    return LibraryMechanism.lumped(
+        LIBRARY,
+        "Geometric",
+        n,
+        a,
+        rate,
+        {"epsilon": str(epsilon), "sensitivity": sensitivity},
+        "diffprivlib/mechanisms/geometric.py lines 52, 107-113",
     )
 
 
 def version() -> str | None:
     """The installed diffprivlib's version, or None."""
-    from importlib.metadata import PackageNotFoundError
-    from importlib.metadata import version as v
-
-    try:
-        return v("diffprivlib")
-    except PackageNotFoundError:
-        return None
+    return installed_version("diffprivlib")
 
 
 __all__ = ["DEFAULT_EPSILON", "geometric", "geometric_truncated", "version"]

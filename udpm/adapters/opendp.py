@@ -58,7 +58,7 @@ import math
 from fractions import Fraction
 
 from ..errors import InvalidInput
-from . import LibraryMechanism, clamped_geometric, exp_neg, lumped_geometric, lumped_labels
+from . import LibraryMechanism, clamped_geometric, exp_neg, installed_version
 
 LIBRARY = "opendp"
 #: No default exists; this is the scale of the documentation's example.
@@ -151,25 +151,17 @@ def discrete_laplace(n: int, scale: float) -> LibraryMechanism:
     if not (isinstance(scale, float | int | Fraction) and scale > 0 and math.isfinite(scale)):
         raise InvalidInput(f"scale={scale!r} must be positive and finite")
     r = 1 / Fraction(scale)
-    return LibraryMechanism(
-        library=LIBRARY,
-        name="make_laplace / make_geometric (integers)",
-        n=n,
-        alpha=exp_neg(r),
-        rate=r,
-        kind="lumped",
-        outputs=lumped_labels(n),
-        matrix=lumped_geometric(n, exp_neg(r)),
-        params={"scale": repr(scale)},
-        source="rust/src/traits/samplers/cks20/mod.rs sample_discrete_laplace; .../nature/integer/mod.rs",
+    return LibraryMechanism.lumped(
+        LIBRARY,
+        "make_laplace / make_geometric (integers)",
+        n,
+        exp_neg(r),
+        r,
+        {"scale": repr(scale)},
+        "rust/src/traits/samplers/cks20/mod.rs sample_discrete_laplace; .../nature/integer/mod.rs",
     )
 
 
 def version() -> str | None:
-    from importlib.metadata import PackageNotFoundError
-    from importlib.metadata import version as v
-
-    try:
-        return v("opendp")
-    except PackageNotFoundError:
-        return None
+    """The installed opendp's version, or None."""
+    return installed_version("opendp")

@@ -31,7 +31,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..errors import InvalidInput
-from . import LibraryMechanism, exp_neg, lumped_geometric, lumped_labels
+from . import LibraryMechanism, exp_neg, installed_version
 
 LIBRARY = "tmlt.core"
 NOT_INSTALLABLE = "tmlt.core 0.20.0 requires numpy<2 and sympy<1.13 (Python 3.11); udpm pins numpy 2.4.6, sympy 1.14.0"
@@ -42,27 +42,17 @@ def add_geometric_noise(n: int, float_scale: float | int) -> LibraryMechanism:
     if isinstance(float_scale, bool) or not isinstance(float_scale, float | int) or not float_scale > 0:
         raise InvalidInput(f"float_scale={float_scale!r} must be a positive float or int")
     r = 1 / Fraction(float_scale)
-    return LibraryMechanism(
-        library=LIBRARY,
-        name="AddGeometricNoise",
-        n=n,
-        alpha=exp_neg(r),
-        rate=r,
-        kind="lumped",
-        outputs=lumped_labels(n),
-        matrix=lumped_geometric(n, exp_neg(r)),
-        params={"alpha (noise scale)": repr(float_scale)},
-        source="tmlt/core/measurements/noise_mechanisms.py lines 173, 247-299; random/discrete_gaussian.py 80-134",
+    return LibraryMechanism.lumped(
+        LIBRARY,
+        "AddGeometricNoise",
+        n,
+        exp_neg(r),
+        r,
+        {"alpha (noise scale)": repr(float_scale)},
+        "tmlt/core/measurements/noise_mechanisms.py lines 173, 247-299; random/discrete_gaussian.py 80-134",
     )
 
 
 def version() -> str | None:
-    from importlib.metadata import PackageNotFoundError
-    from importlib.metadata import version as v
-
-    for name in ("tmlt.core", "tmlt-core"):
-        try:
-            return v(name)
-        except PackageNotFoundError:
-            continue
-    return None
+    """The installed tmlt.core's version, or None."""
+    return installed_version("tmlt.core", "tmlt-core")
