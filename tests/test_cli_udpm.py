@@ -163,3 +163,21 @@ def test_readme_example_runs_as_written_and_agrees_with_the_cli(tmp_path):
     (tmp_path / "M.json").write_text('[["3/5", "2/5"], ["2/5", "3/5"]]')
     cli = udpm("audit", "M.json", "--eps", "ln 2", cwd=tmp_path)
     assert cli.returncode == 0 and verdict in cli.stdout.splitlines()
+
+
+def test_an_empirical_matrix_is_audited_as_an_estimate_and_says_so(files, capsys):
+    (files / "freq.csv").write_text("0.6667,0.3333\n0.334,0.665\n")  # frequencies: rows need not sum to 1
+    args = ["audit", str(files / "freq.csv"), "--alpha", "1/2", "--exact", "estimated", "--tolerance", "1/100"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "ESTIMATED: the verdicts are about the estimate" in out and "stated estimation tolerance 1/100" in out
+
+
+def test_the_estimated_mode_takes_the_binary_values_and_renormalises():
+    from udpm.errors import InvalidMatrix
+    from udpm.exact_inputs import exact_matrix
+
+    m, conv = exact_matrix([[0.5, 0.25], [0.25, 0.5]], exact="estimated")
+    assert m == [[F(2, 3), F(1, 3)], [F(1, 3), F(2, 3)]] and conv.replaced == 4 and conv.max_deviation == F(1, 4)
+    with pytest.raises(InvalidMatrix, match="estimate needs non-negative"):
+        exact_matrix([[0.0, 0.0], [0.5, 0.5]], exact="estimated")

@@ -215,7 +215,7 @@ def audit(
         Exactly one, as in :func:`is_private`.
     users : None, loss name, (prior, loss), BayesianUser, or a list / dict of them
         Default: the uniform prior with each of 'abs', 'zero-one', 'squared'.
-    exact : None or "rationalize"
+    exact : None, "rationalize" or "estimated"
         As in :func:`exact_matrix`; the report states the conversion used.
 
     Returns

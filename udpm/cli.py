@@ -1,7 +1,7 @@
 """The ``udpm`` command line.
 
     udpm audit mechanism.json --alpha 1/2 [--eps 'ln 2'] [--prior uniform|P|FILE]
-               [--loss abs|zero-one|squared|FILE ...] [--exact decimal|rationalize] [--json OUT] [--html OUT]
+               [--loss abs|zero-one|squared|FILE ...] [--exact decimal|rationalize|estimated] [--json OUT] [--html OUT]
     udpm check [reproduce.py's arguments]      # check every claim of the four papers (reproduce.py)
     udpm certificates FILE...                  # the independent, standard-library certificate checker
 
@@ -57,14 +57,15 @@ def _cell(v: object, where: str, exact: str | None) -> object:
             return Fraction(text)
         except (ValueError, ZeroDivisionError):
             raise InvalidInput(f"{where}: {text!r} is not a number") from None
-    if exact == "rationalize":
+    if exact in ("rationalize", "estimated"):
         try:
             return float(text)
         except ValueError:
             raise InvalidInput(f"{where}: {text!r} is not a number") from None
     raise InvalidInput(
         f'{where}: {text} is a decimal; write exact fractions ("1/3"), or pass --exact decimal '
-        "(read decimals exactly) or --exact rationalize (simplest rational within --tolerance)"
+        "(read decimals exactly), --exact rationalize (simplest rational within --tolerance) or --exact estimated "
+        "(an empirical matrix: the verdicts are about the estimate)"
     )
 
 
@@ -130,8 +131,16 @@ def audit_main(argv: list[str]) -> int:
     p.add_argument(
         "--loss", action="append", default=[], help="abs, zero-one, squared or a .json/.csv square matrix (repeatable)"
     )
-    p.add_argument("--exact", choices=("decimal", "rationalize"), help="how to read decimals (default: refuse them)")
-    p.add_argument("--tolerance", default="1/1000000000", help="relative tolerance of --exact rationalize")
+    p.add_argument(
+        "--exact",
+        choices=("decimal", "rationalize", "estimated"),
+        help="how to read decimals (default: refuse them); estimated: an empirical matrix, verdicts about the estimate",
+    )
+    p.add_argument(
+        "--tolerance",
+        default="1/1000000000",
+        help="relative tolerance of --exact rationalize; the stated estimation error of --exact estimated",
+    )
     p.add_argument("--json", type=Path, metavar="OUT", help="write the report as JSON (with its certificates)")
     p.add_argument("--html", type=Path, metavar="OUT", help="write the report as one self-contained HTML page")
     p.add_argument("--timeout", type=float, default=60.0, metavar="S", help="bound on each certified LP solve")
@@ -157,7 +166,7 @@ def audit_main(argv: list[str]) -> int:
         args.alpha,
         eps=args.eps,
         users=users,
-        exact="rationalize" if args.exact == "rationalize" else None,
+        exact=args.exact if args.exact in ("rationalize", "estimated") else None,
         tolerance=args.tolerance,
         timeout_s=args.timeout,
     )

@@ -58,6 +58,12 @@ class Conversion:
     def __str__(self) -> str:
         if self.mode == "exact":
             return "exact input"
+        if self.mode == "estimated":
+            return (
+                f"ESTIMATED: the verdicts are about the estimate, not the mechanism it estimates: {self.replaced} "
+                "float entries taken at their exact binary values, each row divided by its exact sum (largest "
+                f"row-sum correction {float(self.max_deviation):.3g}); stated estimation tolerance {self.tolerance}"
+            )
         return (
             f"rationalized: {self.replaced} float entr{'y' if self.replaced == 1 else 'ies'} replaced by the simplest "
             f"rational within relative tolerance {self.tolerance} (largest relative change {float(self.max_deviation):.3g})"
@@ -136,6 +142,10 @@ def exact_matrix(
     ``exact=None`` accepts exact entries only (Fraction, int, strings such as '1/3' or '0.25');
     ``exact="rationalize"`` also accepts floats and numpy arrays, each float replaced by the
     simplest rational within relative ``tolerance``; the result must then be exactly stochastic.
+    ``exact="estimated"`` is for empirical matrices (frequencies, a solver's floats): each float is
+    taken at its exact binary value and each row divided by its exact sum; the Conversion then says
+    that every verdict is about that estimate, and carries ``tolerance`` as the stated estimation
+    error (it is reported, not used: no verdict is widened to the matrices within it).
 
     >>> exact_matrix([[2 / 3, 1 / 3], [1 / 3, 2 / 3]], exact="rationalize")[0][0]
     [Fraction(2, 3), Fraction(1, 3)]
@@ -143,13 +153,19 @@ def exact_matrix(
     Traceback (most recent call last):
         ...
     udpm.exact_inputs.NotRationalizable: mechanism: row 0 of the rationalized matrix sums to 9/10, not 1 (relative tolerance 1/1000000000); no exact stochastic matrix is that close, pass exact values
+    >>> m, conv = exact_matrix([[0.7, 0.2], [0.2, 0.8]], exact="estimated", tolerance="1/100")
+    >>> total = Fraction(0.7) + Fraction(0.2)  # the binary values, exactly
+    >>> m[0] == [Fraction(0.7) / total, Fraction(0.2) / total], conv.mode, str(conv.tolerance)
+    (True, 'estimated', '1/100')
     >>> exact_matrix([["1/2", "1/2"]], exact="round")
     Traceback (most recent call last):
         ...
-    udpm.errors.InvalidInput: exact must be None (exact input only) or 'rationalize', got 'round'
+    udpm.errors.InvalidInput: exact must be None (exact input only), 'rationalize' or 'estimated', got 'round'
     """
-    if exact not in (None, "rationalize"):
-        raise InvalidInput(f"exact must be None (exact input only) or 'rationalize', got {show(exact)}")
+    if exact not in (None, "rationalize", "estimated"):
+        raise InvalidInput(
+            f"exact must be None (exact input only), 'rationalize' or 'estimated', got {show(exact)}"
+        )
     if _is_numpy(m) and hasattr(m, "tolist"):
         if exact is None:
             raise InvalidMatrix(
@@ -179,7 +195,10 @@ def exact_matrix(
             raise InvalidMatrix(f"{what}[{i}] must be a list of entries, got {show(row)}")
         out = []
         for v in row:
-            if _float_like(v):
+            if _float_like(v) and exact == "estimated":
+                out.append(Fraction(float(v)))  # its exact binary value
+                replaced += 1
+            elif _float_like(v):
                 v = float(v)
                 q = rationalize(v, tol)
                 replaced += 1
@@ -189,8 +208,16 @@ def exact_matrix(
             else:
                 out.append(v.item() if _is_numpy(v) and hasattr(v, "item") else v)
         rows.append(out)
-    conv = Conversion("rationalize", tol, replaced, worst)
     from .validate import matrix
+
+    if exact == "estimated":
+        estimate = matrix(rows, what)
+        if any(x < 0 for r in estimate for x in r) or any(sum(r) == 0 for r in estimate):
+            raise InvalidMatrix(f"{what}: an estimate needs non-negative entries and no all-zero row")
+        sums = [sum(r, Fraction(0)) for r in estimate]
+        normalised = [[x / t for x in r] for r, t in zip(estimate, sums)]
+        return stochastic(normalised, what), Conversion("estimated", tol, replaced, max(abs(t - 1) for t in sums))
+    conv = Conversion("rationalize", tol, replaced, worst)
 
     exact_rows = matrix(rows, what)
     for i, r in enumerate(exact_rows):

@@ -159,7 +159,7 @@ def is_private(
         Rows i = 0..n (query results), columns the outputs; exact row-stochastic entries.
     alpha, eps : rational or str
         Exactly one: alpha = e^-eps in (0, 1), e.g. ``"1/2"``, or eps such as ``"ln 2"``.
-    exact : None or "rationalize"
+    exact : None, "rationalize" or "estimated"
         ``"rationalize"`` accepts floats and numpy arrays (see :func:`exact_matrix`).
 
     Returns
@@ -202,7 +202,7 @@ def derive(
         The mechanism that is run (e.g. T, the truncated geometric mechanism).
     to : matrix
         The mechanism asked about.
-    exact : None or "rationalize"
+    exact : None, "rationalize" or "estimated"
         As in :func:`exact_matrix`, for both matrices.
 
     Returns
