@@ -129,3 +129,17 @@ def test_a_cache_hit_reports_the_same_smt_queries_to_the_open_decision():
 
     first, second = files(), files()  # the second call is a cache hit
     assert first and first == second
+
+
+def test_a_capture_block_nested_in_a_decision_with_equal_contents_closes_cleanly():
+    """The two blocks hold equal sets when the capture closes: closing it must not close the decision's block."""
+    from udpm.claims import Findings
+    from udpm.instances import BOUNDED, reported_queries, smt_query
+
+    rec = Findings("grs2011.cor3.3")
+    with rec.deciding(n=1, alpha=F(1, 2), kind=BOUNDED, method="m", covers="c"):
+        with reported_queries() as got:
+            smt_query("a" * 16, "unsat: z3+cvc5")
+        smt_query("b" * 16, "unsat: z3+cvc5")
+    assert got == {("a" * 16, "unsat: z3+cvc5")}
+    assert [f for f, _ in rec.decisions[0].smt] == ["a" * 16, "b" * 16]

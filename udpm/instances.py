@@ -188,6 +188,11 @@ def smt_query(file: str, rests_on: str) -> None:
         block.add((file, rests_on))
 
 
+def _close(block: set[tuple[str, str]]) -> None:
+    """Remove this very block (list.remove would take the first EQUAL set: two empty blocks are equal)."""
+    del _OPEN[next(k for k, b in enumerate(_OPEN) if b is block)]
+
+
 @contextlib.contextmanager
 def reported_queries() -> Iterator[set[tuple[str, str]]]:
     """Collect the SMT queries answered inside the block (they still reach the open decision as usual), so that a
@@ -197,7 +202,7 @@ def reported_queries() -> Iterator[set[tuple[str, str]]]:
     try:
         yield got
     finally:
-        _OPEN.remove(got)
+        _close(got)
 
 
 def smt_record(queries: tuple[tuple[str, str], ...]) -> dict:
@@ -350,7 +355,7 @@ class Findings:
             self.record(inst, Outcome.INCONCLUSIVE, f"no answer within the bound: {exc}", queries)
             return
         finally:
-            _OPEN.remove(queries)
+            _close(queries)
         if verdict.witness is not None:
             self.record(inst, Outcome.COUNTEREXAMPLE, verdict.witness, queries)
         elif verdict.reason is not None:
