@@ -5,7 +5,9 @@ optimum of a :class:`udpm.programs.LinearProgram` or raises.  Nothing it
 returns rests on a float tolerance:
 
 1. *Propose.*  A candidate point (e.g. the theory's remap of the truncated
-   geometric mechanism) or, failing that, a HiGHS basis.
+   geometric mechanism) or, failing that, a HiGHS basis, iteratively refined
+   (udpm.refinement: scaled residual problems re-solved by HiGHS until one exact factorisation
+   accepts the basis; its exact solutions are reused below).
 2. *Rebuild exactly.*  The LP is put in standard form ``A z = b, z >= 0``
    (one slack per inequality row).  A basis B (m columns with A_B
    nonsingular) is chosen: the candidate's positive support, completed by
