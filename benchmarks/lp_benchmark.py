@@ -304,6 +304,11 @@ def main(argv: list[str]) -> int:
             row["speedup_vs_z3"] = ratio(row["generic"], row["z3"])
             rows.append(row)
             print(json.dumps(row), flush=True)
+            write(args, why_not, rows)  # after every row: an interrupted run keeps what it measured
+    return 0
+
+
+def write(args: argparse.Namespace, why_not: str | None, rows: list[dict]) -> None:
     doc = {
         "lp": "grs2011 (3)-(7), alpha = 1/2; U: uniform prior, |i-j|; M: prior ~ i+1, loss 1 + (|i-j| mod 4)",
         "machine": {"python": platform.python_version(), "platform": platform.platform()},
@@ -345,7 +350,6 @@ def main(argv: list[str]) -> int:
     if why_not:
         lines += ["", f"QSopt_ex skipped: {why_not}"]
     (args.out / "lp.md").write_text("\n".join(lines) + "\n")
-    return 0
 
 
 if __name__ == "__main__":
