@@ -32,21 +32,18 @@ from udpm.programs import bayesian_lp, remap_existence_lp
 from udpm.remaps import compose, deterministic_remap
 from udpm.users import BayesianUser, Loss
 
+from .sample_users import adversarial_users, describe, irrational_loss_user, random_users
 from .universality import (
     Matrix,
     _less,
-    adversarial_users,
     alphas,
     best_remap,
     decide_users,
-    describe,
     every_user_reach,
     expected_loss,
     flat,
-    irrational_loss_user,
     mechanisms_with_remap_to_t,
     optimum,
-    random_users,
     rr_mechanism,
 )
 

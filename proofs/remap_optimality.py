@@ -44,23 +44,18 @@ from udpm.remaps import compose, deterministic_remap, posterior_loss
 from udpm.users import BayesianUser, binary_loss, weighted
 
 from .postprocessing import post_processing_all_n, simplex_minimum_all_n
+from .sample_users import adversarial_users, describe, distinct_users, irrational_loss_user, random_users, user_digest
 from .universality import (
     Matrix,
-    adversarial_users,
     alphas,
     best_remap,
-    describe,
-    distinct_users,
     expected_loss,
     flat,
     geometric_lumped,
-    irrational_loss_user,
     mechanisms_with_remap_to_t,
     optimum,
-    random_users,
     rr_mechanism,
     same,
-    user_digest,
 )
 
 # ---------------------------------------------------------------- grs2011.lp
