@@ -164,3 +164,17 @@ def test_fresh_context_swaps_z3s_default_context_and_restores_it():
         assert z3.main_ctx() is not before
         raise ZeroDivisionError
     assert z3.main_ctx() is before
+
+
+def test_the_exported_text_depends_on_the_query_alone_not_on_other_references():
+    """z3 lets-binds a subterm with more than one reference, and z3 hash-conses: an equal term held elsewhere in the
+    process (an earlier claim's) used to change the file, and so its name, between a serial run and a worker."""
+    import z3
+
+    from udpm.smt import smt2_text
+
+    x, a = z3.Reals("x alpha")
+    alone = smt2_text([x >= 0, x <= x / a])
+    held = x / a  # another reference to an equal subterm
+    assert smt2_text([x >= 0, x <= x / a]) == alone and "let" not in alone
+    assert held.num_args() == 2

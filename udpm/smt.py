@@ -234,10 +234,15 @@ _LET_NAME = re.compile(r"(?<![\w|])([?$]x)(\d+)\b")
 def smt2_text(assertions: list[z3.BoolRef], logic: str | None = None) -> str:
     """The query as an SMT-LIB 2 script: set-logic, declarations, one assert each, check-sat.
 
-    The text depends on the query alone: let names are renumbered in order of first appearance.
+    The text depends on the query alone.  z3's printer binds a subterm with ``let`` when the subterm has more
+    than one reference, and references from elsewhere in the process (an earlier claim still holding an equal
+    term: z3 hash-conses) count too; so the query is first translated into a fresh context, where only the
+    query refers to its terms.  Let names are then renumbered in order of first appearance.
     """
-    ctx = next((a.ctx for a in assertions if z3.is_expr(a)), None) or z3.main_ctx()
-    terms = [a if z3.is_expr(a) else z3.BoolVal(bool(a), ctx) for a in assertions] or [z3.BoolVal(True, ctx)]
+    ctx = z3.Context()
+    terms = [
+        a.translate(ctx) if z3.is_expr(a) else z3.BoolVal(bool(a), ctx) for a in assertions
+    ] or [z3.BoolVal(True, ctx)]
     *rest, last = terms
     vec = (z3.Ast * len(rest))(*(t.as_ast() for t in rest))
     text = z3.Z3_benchmark_to_smtlib_string(
