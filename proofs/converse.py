@@ -104,8 +104,9 @@ def _weights(size: int) -> list[list[z3.ArithRef]]:
 
 def unique_optimum_user(
     x: Matrix, a: F, timeout_s: float, cross_check: bool = False
-) -> tuple[object, str] | None:
-    """A full-support strictly legal user for whom the vertex x is the unique optimum, or None (unsat).
+) -> Matrix | None:
+    """The weights W = p_i l(i, r) of a full-support strictly legal user for whom the vertex x is the unique
+    optimum (:func:`udpm.every_user.user_of` gives the user), or None (unsat).
 
     A sat's certificate (W, row multipliers u, multipliers nu >= 1 of the tight constraints) is re-checked
     exactly: W = u + sum nu_j a_j entry by entry and W strictly legal.  With ``cross_check`` the user's
@@ -140,7 +141,7 @@ def unique_optimum_user(
         opt = solve(bayesian_lp(user_of(values), a), timeout_s=timeout_s, decide_unique=True)
         if not (opt.unique and opt.matrix(size, size) == x):
             raise HarnessError(f"the normal-cone user {values} does not have x as its certified unique optimum")
-    return user_of(values), linalg.fmt_matrix(values)
+    return values
 
 
 def in_strictly_legal(values: Sequence[Sequence[F]]) -> bool:
@@ -215,12 +216,13 @@ def unique_optima_among_remaps(ctx: Context, claimed: Callable[[Remap], bool] = 
             vertices = {x: d for x, d in candidates.items() if is_vertex(x, a)}
             monotone = {x: tails(x) for x, d in candidates.items() if nondecreasing(d)}
             found: list[Remap] = []
-            decided: dict[tuple[tuple[F, ...], ...], tuple[object, str] | None] = {}
+            decided: dict[tuple[tuple[F, ...], ...], Matrix | None] = {}
             dominated = 0
             for x, d in vertices.items():
                 mirror = reflected(x)
-                if mirror in decided:  # the mirror image's answer, reflected
-                    hit = decided[mirror]
+                if mirror in decided:  # the mirror image's answer, its user reflected
+                    w = decided[mirror]
+                    hit = None if w is None else [list(r) for r in reflected(w)]
                 else:
                     better = _dominating(x, monotone)
                     if better is not None:
@@ -229,7 +231,9 @@ def unique_optima_among_remaps(ctx: Context, claimed: Callable[[Remap], bool] = 
                         hit = unique_optimum_user([list(r) for r in x], a, ctx.solver_timeout, cross_check=not found)
                     decided[x] = hit
                 if (hit is not None) != claimed(d):
-                    said = f"the unique optimum of the user W = {hit[1]}" if hit else "the unique optimum of no user"
+                    said = "the unique optimum of no user"
+                    if hit is not None:
+                        said = f"the unique optimum of the user W = {linalg.fmt_matrix(hit)}"
                     dec.counterexample(f"n={n}, alpha={a}: T·D with D = {list(d)} is {said}")
                     return rec
                 if hit is not None:

@@ -11,6 +11,7 @@ import z3
 from proofs import converse as c
 from udpm.claims import Context
 from udpm.errors import VacuousPremise
+from udpm.every_user import user_of
 from udpm.evidence import Status, grid_text
 from udpm.instances import BOUNDED
 from udpm.mechanisms import truncated_geometric
@@ -49,8 +50,17 @@ def test_reversed_t_is_a_vertex_but_no_strictly_legal_users_unique_optimum():
 
 def test_t_is_the_unique_optimum_of_a_user_whose_certificate_checks_exactly():
     t = truncated_geometric(3, HALF)
-    user, w = c.unique_optimum_user(t, HALF, 30, cross_check=True)
-    assert w.startswith("[[") and all(p > 0 for p in user.prior)
+    w = c.unique_optimum_user(t, HALF, 30, cross_check=True)
+    assert c.in_strictly_legal(w) and all(p > 0 for p in user_of(w).prior)
+
+
+def test_a_mirrored_candidate_gets_the_mirrored_user():
+    t = truncated_geometric(3, HALF)
+    shifted = [[row[0] + row[1], row[2], row[3], F(0)] for row in t]  # D = (0, 0, 1, 2), nondecreasing
+    w = c.unique_optimum_user(shifted, HALF, 30)
+    mirror = [list(r) for r in c.reflected(shifted)]
+    assert w is not None and c.unique_optimum_user(mirror, HALF, 30) is not None
+    assert c.in_strictly_legal([list(r) for r in c.reflected(w)])
 
 
 def test_a_mixture_is_not_a_vertex():
