@@ -25,18 +25,17 @@ always recomputed.
 from __future__ import annotations
 
 import ast
-import contextlib
 import hashlib
 import json
 import os
 import shutil
 import sys
-import tempfile
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
 
+from .expectations import atomic_write
 from .instances import Decision, Erratum, Findings, Instance, Kind, Outcome
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -223,17 +222,7 @@ class Cache:
         ignore = self.root / ".gitignore"
         if not ignore.exists():
             ignore.write_text("# udpm cache of decided tasks (udpm/cache.py)\n*\n")
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{key[:8]}.", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                fh.write(json.dumps(entry))
-                fh.flush()
-                os.fsync(fh.fileno())
-            os.replace(tmp, path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
+        atomic_write(path, json.dumps(entry))
         self.writes += 1
         return True
 
