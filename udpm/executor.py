@@ -144,14 +144,27 @@ def _totals(order: list[str], ctx: Context) -> dict[str, list[tuple] | None]:
     return {cid: (p.tasks(ctx) if (p := plan_of(cid)) is not None else None) for cid in order}
 
 
-def run_serial(order: list[str], ctx: Context, cache: Cache | None, listener: Listener) -> dict[str, Found]:
+def _begin(order: list[str], ctx: Context, listener: Listener, dashboard: str | None) -> dict[str, list[tuple] | None]:
+    """Every claim's plan (None: one task), announced to the progress listener."""
     plans = _totals(order, ctx)
-    listener.start({cid: len(t) if t is not None else 1 for cid, t in plans.items()}, None)
+    listener.start({cid: len(t) if t is not None else 1 for cid, t in plans.items()}, dashboard)
+    return plans
+
+
+def _from_cache(cache: Cache | None, cid: str, ctx: Context, out: dict[str, Found], listener: Listener) -> bool:
+    """The claim's whole record from the cache into ``out``, when it is there."""
+    if cache is None or (hit := cache.get(claim_key(cache, cid, ctx))) is None:
+        return False
+    out[cid] = (hit, 0.0)
+    listener.claim_done(cid, 0.0, True)
+    return True
+
+
+def run_serial(order: list[str], ctx: Context, cache: Cache | None, listener: Listener) -> dict[str, Found]:
+    plans = _begin(order, ctx, listener, None)
     out: dict[str, Found] = {}
     for cid in order:
-        if cache is not None and (hit := cache.get(claim_key(cache, cid, ctx))) is not None:
-            out[cid] = (hit, 0.0)
-            listener.claim_done(cid, 0.0, True)
+        if _from_cache(cache, cid, ctx, out, listener):
             continue
         tasks = plans[cid]
         if tasks is None:
@@ -236,15 +249,12 @@ def run_dask(
             "the Dask workers run other code than this checkout (udpm/ or a check module differs); "
             "start them from the same commit"
         )
-    plans = _totals(order, ctx)
-    listener.start({cid: len(t) if t is not None else 1 for cid, t in plans.items()}, dashboard_of(client))
+    plans = _begin(order, ctx, listener, dashboard_of(client))
     out: dict[str, Found] = {}
     what: dict[object, tuple[str, tuple | None]] = {}  # future -> (claim, task or None for the claim)
     token = f"{time.time_ns():x}"
     for cid in order:
-        if cache is not None and (hit := cache.get(claim_key(cache, cid, ctx))) is not None:
-            out[cid] = (hit, 0.0)
-            listener.claim_done(cid, 0.0, True)
+        if _from_cache(cache, cid, ctx, out, listener):
             continue
         tasks = plans[cid]
         if tasks is None:
