@@ -143,3 +143,19 @@ def test_a_capture_block_nested_in_a_decision_with_equal_contents_closes_cleanly
         smt_query("b" * 16, "unsat: z3+cvc5")
     assert got == {("a" * 16, "unsat: z3+cvc5")}
     assert [f for f, _ in rec.decisions[0].smt] == ["a" * 16, "b" * 16]
+
+
+def test_an_unconfirmed_sat_is_inconclusive_not_a_pass_nor_a_crash(monkeypatch):
+    """A sat whose user the certified LP does not confirm leaves the instance inconclusive."""
+    from udpm.claims import Findings
+    from udpm.evidence import Status
+    from udpm.instances import BOUNDED
+
+    class Optimal:
+        objective = F(10**6)  # the 'certified optimum' beats nothing: the re-check does not confirm the sat
+
+    monkeypatch.setattr(e, "solve", lambda lp, timeout_s: Optimal())
+    rec = Findings("grs2011.cor3.3")
+    with rec.deciding(n=3, alpha=HALF, kind=BOUNDED, method="m", covers="c"):
+        e.optimal_for_every_user(truncated_geometric(3, F(2, 3)), HALF, timeout_s=60)
+    assert rec.status is Status.INCONCLUSIVE and "does not beat M" in rec.decisions[0].detail

@@ -57,7 +57,7 @@ import z3
 
 from . import linalg
 from .certify import solve
-from .errors import CertificationFailed, HarnessError, InvalidMatrix
+from .errors import CertificationFailed, HarnessError, InvalidMatrix, SolverTimeout
 from .instances import reported_queries, smt_query
 from .mechanisms import truncated_geometric
 from .privacy import dp_violations
@@ -75,8 +75,9 @@ NONNEGATIVE = "nonnegative"  # any l >= 0: not legal (grs2011 Appendix B's loss 
 CONES = (LEGAL, SIDED, NONNEGATIVE)
 
 
-class Undecided(HarnessError):
-    """The dual test failed at a user for whom the mechanism is nevertheless optimal: no verdict."""
+class Undecided(SolverTimeout):
+    """The dual test failed at a user for whom the mechanism is nevertheless optimal, or that user's optimum could
+    not be certified: no verdict.  A SolverTimeout, so a deciding block records its instance as inconclusive."""
 
 
 @dataclass(frozen=True)
