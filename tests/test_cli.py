@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -26,16 +25,6 @@ def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, str(cwd / "reproduce.py"), *args], cwd=cwd, capture_output=True, text=True, timeout=600
     )
-
-
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    """A throwaway copy of the code and paper_tables/ (reproduce.py puts its own directory first on sys.path)."""
-    for name in ("udpm", "proofs", "experiments", "paper_tables"):
-        shutil.copytree(ROOT / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__", "figures"))
-    for name in ("reproduce.py", "README.md"):
-        shutil.copy(ROOT / name, tmp_path / name)
-    return tmp_path
 
 
 def schema() -> dict:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -107,15 +106,6 @@ def test_unusable_junit_path_is_refused_up_front(tmp_path):
     proc = run("--only", "gs2010.appB", "--junit", str(tmp_path / "missing" / "j.xml"))
     assert proc.returncode == 2
     assert proc.stderr.strip().count("\n") == 0 and "--junit" in proc.stderr
-
-
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    for name in ("udpm", "proofs", "experiments", "paper_tables"):
-        shutil.copytree(ROOT / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__", "figures"))
-    for name in ("reproduce.py", "README.md"):
-        shutil.copy(ROOT / name, tmp_path / name)
-    return tmp_path
 
 
 def test_a_regression_is_a_failed_case_and_a_github_error(project):
