@@ -228,9 +228,10 @@ def decide_every_user(
 ) -> bool:
     """One BOUNDED instance: every listed mechanism is optimal for EVERY user of the cone at (n, alpha).
 
-    T(n, alpha): the reduced costs of its columns, one SMT query per (ray with a negative coordinate, output),
-    each unsat (udpm.every_user).  Every other listed mechanism: alpha-DP, and no user of the cone prefers
-    T's best remap to its own (one query, unsat).  A sat is re-checked exactly into a certified user.
+    Each listed mechanism (and T) through udpm.every_user.mechanism_for_every_user: alpha-DP, then a square
+    invertible one by the reduced costs of its own columns (one SMT query per ray with a negative coordinate and
+    output), any other by T's and one query that no user of the cone prefers T's best remap to its own.  A sat
+    is re-checked exactly into a certified user.
     Returns False at the first counterexample."""
     t = truncated_geometric(n, a)
     with rec.deciding(
