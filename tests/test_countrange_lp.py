@@ -97,3 +97,27 @@ def test_recurrences_and_lp_basics():
         legal_function_lp(c, Fraction(1, 2))  # zlcn2013's alpha must exceed 1
     with pytest.raises(InvalidInput):
         psi1(Fraction(3, 2), 3, 2)
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+def test_legal_vertices_chain_enumeration_equals_every_subset_of_rows(n):
+    """The run-by-run enumeration gives exactly the vertices of the brute force over every n+1 rows."""
+    alphas = cr.ALPHAS_Z + (Fraction(100),) if n < 4 else (Fraction(3, 2),)
+    for A in alphas:
+        assert cr.legal_vertices(n, A) == cr.legal_vertices_by_subsets(n, A)
+    assert [len(cr.legal_vertices(k, Fraction(2))) for k in range(1, 7)] == [4, 8, 20, 48, 122, 296]
+
+
+def test_legal_vertices_missing_seed_is_caught(monkeypatch):
+    """A run enumeration without the (1/(1+a), a/(1+a)) seeds misses vertices the brute force finds."""
+    real = cr._runs
+
+    def no_pair_seeds(k, a):
+        return {r for r in real(k, a) if 0 in r or 1 in r}
+
+    cr.legal_vertices.cache_clear()
+    monkeypatch.setattr(cr, "_runs", no_pair_seeds)
+    try:
+        assert set(cr.legal_vertices(2, Fraction(2))) < set(cr.legal_vertices_by_subsets(2, Fraction(2)))
+    finally:
+        cr.legal_vertices.cache_clear()
