@@ -102,7 +102,7 @@ def test_recurrences_and_lp_basics():
 @pytest.mark.parametrize("n", [1, 2, 3, 4])
 def test_legal_vertices_chain_enumeration_equals_every_subset_of_rows(n):
     """The run-by-run enumeration gives exactly the vertices of the brute force over every n+1 rows."""
-    alphas = cr.ALPHAS_Z + (Fraction(100),) if n < 4 else (Fraction(3, 2),)
+    alphas = (*cr.ALPHAS_Z, Fraction(100)) if n < 4 else (Fraction(3, 2),)
     for A in alphas:
         assert cr.legal_vertices(n, A) == cr.legal_vertices_by_subsets(n, A)
     assert [len(cr.legal_vertices(k, Fraction(2))) for k in range(1, 7)] == [4, 8, 20, 48, 122, 296]
@@ -121,3 +121,13 @@ def test_legal_vertices_missing_seed_is_caught(monkeypatch):
         assert set(cr.legal_vertices(2, Fraction(2))) < set(cr.legal_vertices_by_subsets(2, Fraction(2)))
     finally:
         cr.legal_vertices.cache_clear()
+
+
+def test_thm4_minimal_profiles_change_no_ratio(monkeypatch):
+    """Dropping dominated legal vertices and implied derivable rows leaves every worst ratio as it was."""
+    assert cr.minimal_profiles([(1, 2), (2, 2), (2, 1), (1, 2)]) == [(1, 2), (2, 1)]
+    thetas = [(n, t) for n in (2, 3) for t in cr.theta_pairs(n) if t[0] > 0 or t[1] not in (None, n)]
+    pruned = {(n, t): cr.worst_ratio(n, Fraction(3, 2), *t, CTX)[0] for n, t in thetas}
+    monkeypatch.setattr(cr, "minimal_profiles", lambda ps: sorted({tuple(p) for p in ps}))
+    for (n, t), r in pruned.items():
+        assert cr.worst_ratio(n, Fraction(3, 2), *t, CTX)[0] == r
