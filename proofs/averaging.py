@@ -1,11 +1,16 @@
 """Averaging over databases with the same count (grs2011 Proposition 6.1, grs2009 Proposition 6.2).
 
 Under the worst-extension objective (9) averaging an alpha-DP mechanism on D^n over the databases with the same
-count gives an oblivious alpha-DP mechanism that is no worse.  For one database space D^n (|D|, predicate) and
-one alpha, Farkas multipliers show that every averaged DP inequality is a non-negative combination of the
-database-level DP inequalities and x >= 0, so averaging keeps alpha-DP for EVERY alpha-DP mechanism; (9) of the
-average is sum_i p_i mean_{S_i} <= sum_i p_i max_{S_i}, for every prior and loss.  Users and mechanisms are also
-sampled (certified LP optima, random DP mechanisms) as a cross-check.
+count gives an oblivious alpha-DP mechanism that is no worse.
+
+- All n (:func:`averaging_all_n`, the papers' argument computed in the run with udpm.databases): the neighbours
+  of a generic count-i database, counted row by row, number a = (n-i)k one count up and b = (i+1)m one count
+  down (k values satisfy the predicate, m violate it), so a|S_i| = b|S_(i+1)| = |E|; the multipliers 1/|E| on
+  the edge DP inequalities give exactly the averaged inequality (Farkas); the objective's loss step (a
+  parameter: (9) here, gs2010's (5) for Lemma 6) is mean <= max.  Each step is one ALL_N instance.
+- Bounded: those formulas against enumeration per space; per (space, alpha) Farkas multipliers on the explicit
+  constraint system.  Sampled: users and mechanisms (certified LP optima, random DP mechanisms).
+- grs2009's proof miscounts the rows to change (an erratum of its text; the regularity it needs stands).
 """
 
 from __future__ import annotations
@@ -13,14 +18,41 @@ from __future__ import annotations
 import functools
 import hashlib
 import random
+import re
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
+
+import sympy as sp
 
 from udpm import linalg
 from udpm.certificates import certificate_of
 from udpm.certify import solve
 from udpm.claims import Context, Findings, checks
-from udpm.instances import BOUNDED, SAMPLED
+from udpm.databases import (
+    I_,
+    K_,
+    M_,
+    MINIMAX,  # noqa: F401  for gs2010 Lemma 6 (proofs.minimax): averaging_all_n(rec, ctx, MINIMAX)
+    N_,
+    PRINTED_DEGREES,
+    SYMBOLIC,
+    WORST_EXTENSION,
+    LossStep,
+    Relation,
+    class_size,
+    degrees_step,
+    derived_degrees,
+    edge_count_step,
+    edge_sum_obligations,
+    enumerated,
+    farkas_step,
+    hamming,
+    multiplier_obligations,
+    outside_the_hypotheses,
+    residual_sign,
+)
+from udpm.induction import Obligation, discharge
+from udpm.instances import ALL_N, BOUNDED, SAMPLED
 from udpm.privacy import database_dp_violations, dp_violations
 from udpm.programs import bayesian_lp
 from udpm.programs_database import (
@@ -181,12 +213,25 @@ def worst_extension_value(space: DatabaseSpace, x, prior, loss: Loss) -> Fractio
     return total
 
 
-def averaging_check(ctx: Context, claim: str, alpha_claimed: Fraction | None) -> Findings:
-    """One bounded instance per (space, alpha) (Farkas: every mechanism, every user), then per (space, alpha) a
-    drawn user (LP optima compared) and two drawn mechanisms (its LP optimum, a random alpha-DP one) averaged."""
+def averaging_check(ctx: Context, claim: str, alpha_claimed: Fraction | None, all_n: dict | None = None) -> Findings:
+    """The papers' argument for every n (averaging_all_n, ALL_N instances; ``all_n`` its injectable variants),
+    the degree and size formulas against enumeration per space (bounded), one bounded instance per (space, alpha)
+    (Farkas: every mechanism, every user), then per (space, alpha) a drawn user (LP optima compared) and two drawn
+    mechanisms (its LP optimum, a random alpha-DP one) averaged."""
     rec = Findings(claim)
     rng = ctx.rng(claim)
     spaces = SPACES if ctx.quick else FULL_SPACES
+    opts = dict(all_n or {})
+    if alpha_claimed is not None:
+        opts.setdefault("claimed", lambda a: alpha_claimed)
+        opts.setdefault("variant", {"claimed_alpha": alpha_claimed})
+    averaging_all_n(rec, ctx, opts.pop("loss_step", WORST_EXTENSION), **opts)
+    up, down, _ = derived_degrees(hamming)
+    for dom, n, pred in spaces:
+        degrees_cross_check(rec, DatabaseSpace.of(dom, n, pred), up, down)
+    if claim == "grs2009.prop6.2":
+        grs2009_degree_erratum(rec)
+    rec.value(**{"outside the printed hypotheses": outside_the_hypotheses()})
     users_per_cell = 1 if ctx.quick else 3
     certs: list = []
     lps = 0
@@ -248,23 +293,152 @@ def averaging_check(ctx: Context, claim: str, alpha_claimed: Fraction | None) ->
     rec.value(certified_lps=lps, database_spaces=len(spaces))
     rec.certificate = certificate_of({"certified LPs": lps}, certs)
     rec.note(
-        "bounded per (D^n, predicate, alpha): Farkas multipliers (weight 1/E per neighbour pair, residual >= 0) "
-        "show every averaged DP inequality is implied by the database-level ones, for every mechanism; the loss "
-        "step is mean <= max for every prior and loss; sampled: drawn legal users (database-level LP optimum of "
-        "(9) = oblivious optimum, both certified) and drawn mechanisms averaged exactly"
+        "all n (averaging_all_n): the neighbours of a generic count-i database counted row by row give the printed "
+        "degrees a = (n-i)t, b = (i+1)(|D|-t), double counting |E| = a|S_i| = b|S_(i+1)|, the multipliers 1/|E| "
+        "leave exactly (alpha - alpha_c) x a class mean, and (9) is mean <= max (SMT, premises witnessed); "
+        "bounded: those formulas against enumeration per D^n, and Farkas multipliers per (D^n, predicate, alpha); "
+        "sampled: drawn legal users (database-level LP optimum of (9) = oblivious optimum, both certified) and "
+        "drawn mechanisms averaged exactly"
     )
     return rec
 
 
 @checks("grs2011.prop6.1")
-def prop_6_1(ctx: Context, alpha_claimed: Fraction | None = None) -> Findings:
+def prop_6_1(ctx: Context, alpha_claimed: Fraction | None = None, all_n: dict | None = None) -> Findings:
     """grs2011 Proposition 6.1: averaging an alpha-DP mechanism over the databases with the same count gives an
     oblivious alpha-DP mechanism with no larger worst-extension loss (9); an oblivious mechanism is optimal."""
-    return averaging_check(ctx, "grs2011.prop6.1", alpha_claimed)
+    return averaging_check(ctx, "grs2011.prop6.1", alpha_claimed, all_n)
 
 
 @checks("grs2009.prop6.2")
-def prop_6_2(ctx: Context, alpha_claimed: Fraction | None = None) -> Findings:
+def prop_6_2(ctx: Context, alpha_claimed: Fraction | None = None, all_n: dict | None = None) -> Findings:
     """grs2009 Proposition 6.2: some alpha-DP mechanism minimising (9) is oblivious (the averaging argument)."""
-    return averaging_check(ctx, "grs2009.prop6.2", alpha_claimed)
+    return averaging_check(ctx, "grs2009.prop6.2", alpha_claimed, all_n)
 
+
+
+# ---------------------------------------------------------------- the all-n instances
+
+
+def _all_n(rec: Findings, holds: bool | None, text: str, method: str, covers: str, part: str, variant: dict) -> bool:
+    rec.decide(holds, text, n=None, alpha=SYMBOLIC, kind=ALL_N, method=method, covers=covers, part=part, **variant)
+    return bool(holds)
+
+
+def _proof_text(obligations: Sequence[Obligation], timeout_s: float) -> tuple[bool, str]:
+    proof = discharge(obligations, timeout_s)
+    return proof.holds, proof.counterexample or f"{len(obligations)} obligations unsat: " + "; ".join(proof.obligations)
+
+
+SMT = "SMT unsat (z3 and cvc5), premises shown satisfiable"
+
+
+def _sign_counterexample(claimed: Callable, text: str) -> str:
+    """The z3 model's alpha turned into a concrete alpha-DP mechanism on D = {0,1}, n = 1 whose average (itself)
+    is not alpha_c-DP, re-checked exactly."""
+    m = re.search(r"alpha = (-?\d+(?:/\d+)?)(?:,|$)", text)
+    if not m:
+        return text
+    a = F(m.group(1))
+    ok, witness = averaging_farkas(DatabaseSpace.of(2, 1), a, F(claimed(a)))
+    return text + (f"; concretely: {witness}" if ok is False else "")
+
+
+def averaging_all_n(
+    rec: Findings,
+    ctx: Context,
+    loss_step: LossStep,
+    *,
+    relation: Relation = hamming,
+    degrees: tuple[sp.Expr, sp.Expr] = PRINTED_DEGREES,
+    claimed: Callable = lambda a: a,
+    extra_premise: tuple = (),
+    variant: dict | None = None,
+) -> bool:
+    """Averaging over equal counts, for every n, i, k, m (non-trivial predicate) and alpha in [0, 1]: one ALL_N
+    instance per step of the papers' argument (grs2011 Prop 6.1, grs2009 Prop 6.2, gs2010 Lemma 6).
+
+    1. degrees: the neighbours of a generic count-i database counted row by row (``relation``) depend on i alone
+       and equal ``degrees`` (the multipliers' a, b; the printed ones by default);
+    2. edges: a |S_i| = b |S_(i+1)| = |E| (sizes binomial(n, i) k^i m^(n-i));
+    3. S_i, S_(i+1) non-empty and 1/|E| > 0, from the hypotheses (SMT);
+    4. the DP inequalities summed over E keep alpha S_left <= S_right (induction, SMT);
+    5. Farkas: the averaged inequality minus (1/|E|) x that sum leaves (alpha - alpha_c) x a class mean, and
+       alpha - ``claimed(alpha)`` >= 0 on [0, 1] (SMT; a failure gives a concrete mechanism);
+    6. ``loss_step``: the objective does not go up (mean <= max, the aggregate keeps <=; SMT).
+
+    ``relation``, ``degrees``, ``claimed``, ``per_class``/weights (in ``loss_step``) are the injectable false
+    variants; ``extra_premise`` is added to the hypotheses of step 3 (a contradictory one raises VacuousPremise).
+    Returns whether every step holds."""
+    variant = variant or {}
+    timeout = ctx.solver_timeout
+    covers = "every n >= 1, every step i -> i+1, every |D| and non-trivial predicate (k, m >= 1)"
+    ok, text, degs = degrees_step(relation, degrees)
+    done = _all_n(rec, ok, text, "symbolic neighbour count (sympy), enumeration on a failure", covers, "1 degrees",
+                  variant)
+    if degs is None:
+        return False
+    up, down = degs
+    ok, text = edge_count_step(up, down)
+    done &= _all_n(rec, ok, text, "double counting, sympy", covers, "2 edges", variant)
+    ok, text = _proof_text(multiplier_obligations(True, extra_premise), timeout)
+    done &= _all_n(rec, ok, text, SMT, covers + ": the hypotheses give non-empty classes", "3 multipliers", variant)
+    ok, text = _proof_text(edge_sum_obligations(), timeout)
+    done &= _all_n(rec, ok, text, "induction over the edges, " + SMT, "every alpha-DP mechanism, every output",
+                   "4 edge sum", variant)
+    ok, text, _ = farkas_step(up, down)
+    if ok:
+        ok, text = _proof_text((residual_sign(claimed),), timeout)
+        text = text if not ok else "multipliers 1/|E|; remainder (alpha - alpha_c) x class mean, alpha - alpha_c >= 0"
+        text = text if ok else _sign_counterexample(claimed, text)
+    done &= _all_n(rec, ok, text, "Farkas multipliers (sympy) and the remainder's sign (SMT)",
+                   "every alpha-DP mechanism on D^n: its average is alpha_c-DP", "5 Farkas", variant)
+    obligations = [ob for _, obs in loss_step.obligations for ob in obs]
+    ok, text = _proof_text(obligations, timeout)
+    done &= _all_n(rec, ok, text, "induction, " + SMT, loss_step.covers, f"6 loss step {loss_step.objective}", variant)
+    return bool(done)
+
+
+def grs2009_degree_erratum(rec: Findings) -> None:
+    """grs2009 Prop 6.2's proof: 'when f(d1) = f(d2) + 1, pick one of the n - f(d1) rows that satisfy the predicate
+    in d1': a count-c database has c rows that satisfy it (n - c violate it), so the degree is c (|D| - t)."""
+    printed_rows, rows = N_ - I_, I_  # rows satisfying the predicate in a count-i database: printed, by definition
+    if sp.simplify(printed_rows - rows) == 0:
+        return
+    space, _, _, high, down = enumerated({N_: 1, I_: 0, K_: 1, M_: 1})
+    rec.erratum(
+        "Proposition 6.2, proof: the neighbours of d1 in E(d2) when f(d1) = f(d2) + 1",
+        "pick one of the n - f(d_1) rows that satisfy the predicate in d_1",
+        f"f(d_1) rows satisfy it (n - f(d_1) violate it), so d_1 has f(d_1) (|D| - t) such neighbours; e.g. n=1, "
+        f"{space_label(space)}: d_1 = {''.join(map(str, high))} (count 1) has {down} neighbour of count 0, the "
+        f"printed count of rows gives {printed_rows.subs({N_: 1, I_: 1})}",
+        "typo",
+        "n - f(d1) is the number of rows to change for the opposite step f(d1) = f(d2) - 1; either count depends on "
+        "f(d1) alone, so the regularity the proof needs (and the proposition) stands",
+    )
+
+
+def degrees_cross_check(rec: Findings, space: DatabaseSpace, up: sp.Expr, down: sp.Expr) -> None:
+    """Bounded: on the explicit space, every database's numbers of neighbours one count up and one count down, and
+    every class size, equal the all-n formulas."""
+    k, m = len(space.predicate), space.domain - len(space.predicate)
+    nb: dict[Database, list[Database]] = {d: [] for d in space.databases}
+    for d1, d2 in space.neighbours:
+        nb[d1].append(d2)
+        nb[d2].append(d1)
+    with rec.deciding(n=space.n, alpha=SYMBOLIC, kind=BOUNDED, method="enumeration vs the all-n formulas",
+                      covers="every database of D^n", space=space_label(space)) as dec:
+        for d in space.databases:
+            i = space.count(d)
+            case = {N_: space.n, I_: i, K_: k, M_: m}
+            got_up = sum(space.count(e) == i + 1 for e in nb[d])
+            got_down = sum(space.count(e) == i - 1 for e in nb[d])
+            want_up, want_down = up.subs(case), down.subs({**case, I_: i - 1})
+            size = len(space.with_count(i))
+            if (got_up, got_down, size) != (want_up, want_down, class_size(I_).subs(case)):
+                dec.counterexample(
+                    f"{space_label(space)}, n={space.n}: database {''.join(map(str, d))} (count {i}) has {got_up} "
+                    f"neighbours up, {got_down} down, class size {size}; formulas {want_up}, {want_down}, "
+                    f"{class_size(I_).subs(case)}"
+                )
+                return
