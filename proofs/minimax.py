@@ -1,4 +1,4 @@
-"""gs2010 minimax consumers: universal optimality of G, randomized interactions, Lemmas 5 and 6.
+"""gs2010 minimax consumers: universal optimality of G, randomized interactions, Lemma 6 (Lemma 5: minimax_lemma5).
 
 Theorem 1(2) is decided per (n, alpha) for every consumer at once (LP duality to
 the Bayesian users of udpm.every_user).  Every optimum here is an exactly certified
@@ -31,7 +31,7 @@ from udpm.programs_database import (
     minimax_lp,
     random_dp_database_mechanism,
 )
-from udpm.programs_minimax import lexicographic_lp, matrix_of, optimal_interaction_lp, optimal_mechanism_lp
+from udpm.programs_minimax import optimal_interaction_lp, optimal_mechanism_lp
 from udpm.remaps import compose, deterministic_remap
 from udpm.users import Loss, MinimaxUser, absolute_error, binary_loss, squared_error
 
@@ -250,59 +250,6 @@ def randomized_post_processing(
         "certified example decides it outright; it is recorded as one bounded instance at the example's (n, alpha) "
         "because it exhausts every deterministic remap there (the harness has no existential kind); the claim "
         "says nothing about other (n, alpha), so no grid beyond the example is implied"
-    )
-    return rec
-
-
-def adjacent_row_violation(x, a: Fraction, flip: bool = False) -> str | None:
-    """gs2010 Lemma 5's pattern for rows i, i+1: a prefix of columns with a x_ij = x_{i+1,j}, a suffix with
-    x_ij = a x_{i+1,j}, and at most one column between.  ``flip`` swaps the two equalities (a false variant)."""
-    n = len(x) - 1
-    for i in range(n):
-        lo = [a * x[i][j] == x[i + 1][j] for j in range(n + 1)]
-        hi = [x[i][j] == a * x[i + 1][j] for j in range(n + 1)]
-        if flip:
-            lo, hi = hi, lo
-        p = 0
-        while p <= n and lo[p]:
-            p += 1
-        s = n + 1
-        while s > 0 and hi[s - 1]:
-            s -= 1
-        if s - p > 1:
-            return f"rows {i},{i + 1}: columns {list(range(p, s))} lie between the two tight blocks"
-    return None
-
-
-@checks("gs2010.lemma5")
-def adjacent_rows(ctx: Context, flip: bool = False) -> Findings:
-    """gs2010 Lemma 5: some optimal minimax mechanism (the lexicographic (L, L') optimum of its proof) has,
-    for every adjacent row pair, a prefix with a x_ij = x_{i+1,j}, a suffix with x_ij = a x_{i+1,j}, and at
-    most one column between."""
-    rec = Findings("gs2010.lemma5")
-    per_cell, n_max = (1, 5) if ctx.quick else (11, 7)
-    certs: list = []
-    for n, a, u, label in sample(ctx, "gs2010.lemma5", per_cell, n_max):
-        first = mechanism_optimum(u, a, ctx)
-        best = first.objective
-        lex = solve(lexicographic_lp(u, a, best), timeout_s=ctx.solver_timeout)
-        if not certs:
-            certs = [(f"L* (n={n}, alpha={a})", first), ("(L, L') optimum", lex)]
-        x = matrix_of(lex.lp.names, lex.x, n + 1)
-        bad = adjacent_row_violation(x, a, flip)
-        rec.decide(
-            bad is None,
-            f"n={n}, alpha={a}, {describe(u)}: the (L, L') optimum {linalg.fmt_matrix(x)} (L = {best}, "
-            f"L' = {lex.objective}) breaks the pattern: {bad}",
-            kind=SAMPLED,
-            method="certified lexicographic (L, L') optimum, exact equalities",
-            covers="one drawn minimax consumer (S, monotone loss)",
-            **consumer_instance(n, a, u, label),
-        )
-    rec.certificate = certificate_of({"consumers": len(rec.decisions)}, certs)
-    rec.note(
-        "sampled: for each consumer L* certified, then L' minimised over {L <= L*} and certified; the pattern is "
-        "checked on that certified vertex with exact equalities"
     )
     return rec
 

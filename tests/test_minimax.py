@@ -57,15 +57,6 @@ def test_randomized_is_one_bounded_example_and_a_singleton_S_needs_no_randomness
     assert bad.status is Status.REFUTED and "already reaches" in bad.counterexample
 
 
-def test_lemma5_pattern_on_the_grid_and_the_flipped_pattern_is_refuted():
-    rec = minimax.adjacent_rows(CTX)
-    res = rec.result()
-    assert res.status is Status.TESTED and grid_text(res.grid[str(SAMPLED)]) == CONSUMER_GRID
-    assert_distinct_identified_consumers(rec)
-    bad = minimax.adjacent_rows(CTX, flip=True)
-    assert bad.status is Status.REFUTED and "between the two tight blocks" in bad.counterexample
-
-
 def test_lemma6_verified_by_farkas_and_a_stricter_claimed_alpha_is_refuted():
     rec = minimax.oblivious_suffices(CTX)
     res = rec.result()
@@ -77,12 +68,6 @@ def test_lemma6_verified_by_farkas_and_a_stricter_claimed_alpha_is_refuted():
     assert len(set(keys)) == len(keys) and any(n == 1 for n, _, _ in keys)
     bad = minimax.oblivious_suffices(CTX, alpha_claimed=Fraction(3, 4))
     assert bad.status is Status.REFUTED and "not 3/4-DP" in bad.counterexample
-
-
-def test_pattern_checker_on_hand_made_matrices():
-    a = Fraction(1, 2)
-    assert minimax.adjacent_row_violation(truncated_geometric(3, a), a) is None
-    assert minimax.adjacent_row_violation([[Fraction(1, 2)] * 2, [Fraction(1, 2)] * 2], a) is not None
 
 
 def test_builders_reject_irrational_loss_and_bad_shapes():
