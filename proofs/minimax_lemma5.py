@@ -180,14 +180,15 @@ def inside_block(case: Case) -> Obligation:
 
 
 def boundary(case: Case, variant: Variant) -> Obligation:
-    """Rows i, i+1 with the strict premises, delta = delta_scale * explicit_delta: 0 < delta <= 1, y >= 0 and
-    alpha-DP in columns j and k."""
+    """Rows i, i+1 with the strict premises, delta = delta_scale * explicit_delta: 0 < delta <= 1, y >= 0, the
+    row sums kept, and alpha-DP in columns j and k."""
     a, rng = _alpha()
     e = boundary_entries()
     d = z3.Real("delta")
     yi, yi1 = boundary_rows(case, d, e)
     premises = (*rng, *boundary_premises(a, e), d == z3.RealVal(variant.delta_scale) * explicit_delta(case, a, e))
-    conclusion = z3.And(d > 0, d <= 1, *(t >= 0 for t in (*yi, *yi1)), *boundary_dp(a, yi, yi1))
+    sums = (yi[0] + yi[1] == e["x_i_j"] + e["x_i_k"], yi1[0] + yi1[1] == e["x_i1_j"] + e["x_i1_k"])
+    conclusion = z3.And(d > 0, d <= 1, *(t >= 0 for t in (*yi, *yi1)), *sums, *boundary_dp(a, yi, yi1))
     return Obligation(f"{case.name}: privacy at rows i, i+1 (explicit delta)", premises, conclusion)
 
 
