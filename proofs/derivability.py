@@ -2,7 +2,7 @@
 the multi-level release (Algorithm 1) and its collusion resistance (Lemma 4).
 
 Here G = G_{n,a} is Definition 4's mechanism on results 0..n ((n+1) x (n+1),
-``udpm.mechanisms.truncated_geometric``).  By proofs/determinants (gs2010
+``udpm.mechanisms.truncated_geometric``).  By proofs/column_replacement (gs2010
 Lemma 2, all n) G^-1 = S^-1 Tri / (1-a) where S = diag(1, 1-a, ..., 1-a, 1):
 row i of G^-1 is a POSITIVE multiple of the functional
 

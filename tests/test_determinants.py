@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sympy as sp
 
+from proofs import column_replacement as cr
 from proofs import determinants as d
 from udpm.claims import Context, Status
 from udpm.evidence import grid_text
@@ -65,7 +66,7 @@ def test_lemma1_perturbed_matrix_refuted():
 
 
 def test_lemma2_proved():
-    r = d.column_replacement_determinants(CTX)
+    r = cr.column_replacement_determinants(CTX)
     assert r.status is Status.PROVED
     assert "consistent" in r.values["printed 3x3 step"]
     rows = r.result().grid[str(BOUNDED)]
@@ -76,23 +77,23 @@ def test_lemma2_proved():
 
 
 def test_lemma2_power_n_minus_3_refuted():
-    r = d.column_replacement_determinants(CTX, power=lambda m: m - 3)
+    r = cr.column_replacement_determinants(CTX, power=lambda m: m - 3)
     assert r.status is Status.REFUTED and "size m=2" in r.counterexample
 
 
 def test_lemma2_power_wrong_only_above_32_refuted():
     late = lambda m: sp.Piecewise((m - 2, m <= 32), (m - 3, True))  # noqa: E731
-    r = d.column_replacement_determinants(Context(quick=False), power=late)
+    r = cr.column_replacement_determinants(Context(quick=False), power=late)
     assert r.status is Status.REFUTED and "size m=33" in r.counterexample and "alpha=1/2" in r.counterexample
     assert not r.decided(BOUNDED, Outcome.COUNTEREXAMPLE)
 
 
 def test_lemma2_flipped_sign_refuted():
     def flipped(kind):
-        prev, self_, nxt = d.lemma2_functional(kind)
+        prev, self_, nxt = cr.lemma2_functional(kind)
         return (-prev, self_, -nxt)  # +a instead of -a
 
-    r = d.column_replacement_determinants(CTX, functional=flipped)
+    r = cr.column_replacement_determinants(CTX, functional=flipped)
     assert r.status is Status.REFUTED and "alpha=1/2" in r.counterexample
 
 
