@@ -18,7 +18,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import random
-import re
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 
@@ -334,14 +333,16 @@ SMT = "SMT unsat (z3 and cvc5), premises shown satisfiable"
 
 
 def _sign_counterexample(claimed: Callable, text: str) -> str:
-    """The z3 model's alpha turned into a concrete alpha-DP mechanism on D = {0,1}, n = 1 whose average (itself)
-    is not alpha_c-DP, re-checked exactly."""
-    m = re.search(r"alpha = (-?\d+(?:/\d+)?)(?:,|$)", text)
-    if not m:
-        return text
-    a = F(m.group(1))
-    ok, witness = averaging_farkas(DatabaseSpace.of(2, 1), a, F(claimed(a)))
-    return text + (f"; concretely: {witness}" if ok is False else "")
+    """z3 found alpha in [0, 1] with alpha - alpha_c < 0; reported at the first canonical alpha in (0, 1) where it
+    fails (so the record does not depend on z3's model), as a concrete alpha-DP mechanism on D = {0,1}, n = 1
+    whose average is not alpha_c-DP, re-checked exactly."""
+    for a in (F(1, 2), F(1, 4), F(3, 4), F(1, 10), F(9, 10), F(1, 100), F(99, 100)):
+        ac = F(claimed(a))
+        if a < ac < 1:
+            ok, witness = averaging_farkas(DatabaseSpace.of(2, 1), a, ac)
+            if ok is False:
+                return f"remainder alpha - alpha_c < 0 at alpha = {a} (alpha_c = {ac}); concretely: {witness}"
+    return text
 
 
 def averaging_all_n(
@@ -352,7 +353,8 @@ def averaging_all_n(
     relation: Relation = hamming,
     degrees: tuple[sp.Expr, sp.Expr] = PRINTED_DEGREES,
     claimed: Callable = lambda a: a,
-    extra_premise: tuple = (),
+    edge_dp: bool = True,
+    extra_premise: Mapping[str, tuple] | None = None,
     variant: dict | None = None,
 ) -> bool:
     """Averaging over equal counts, for every n, i, k, m (non-trivial predicate) and alpha in [0, 1]: one ALL_N
@@ -367,10 +369,16 @@ def averaging_all_n(
        alpha - ``claimed(alpha)`` >= 0 on [0, 1] (SMT; a failure gives a concrete mechanism);
     6. ``loss_step``: the objective does not go up (mean <= max, the aggregate keeps <=; SMT).
 
-    ``relation``, ``degrees``, ``claimed``, ``per_class``/weights (in ``loss_step``) are the injectable false
-    variants; ``extra_premise`` is added to the hypotheses of step 3 (a contradictory one raises VacuousPremise).
-    Returns whether every step holds."""
+    ``relation``, ``degrees``, ``claimed``, ``edge_dp`` and the loss step's own (udpm.databases) are the
+    injectable false variants; ``extra_premise`` {"3".."6": premises} adds premises to that step's obligations
+    (a contradictory one raises VacuousPremise).  Returns whether every step holds."""
     variant = variant or {}
+    extra = extra_premise or {}
+
+    def proof(step: str, obligations: Sequence[Obligation]) -> tuple[bool, str]:
+        more = tuple(extra.get(step, ()))
+        return _proof_text([Obligation(o.name, (*o.premises, *more), o.conclusion) for o in obligations], timeout)
+
     timeout = ctx.solver_timeout
     covers = "every n >= 1, every step i -> i+1, every |D| and non-trivial predicate (k, m >= 1)"
     ok, text, degs = degrees_step(relation, degrees)
@@ -381,20 +389,20 @@ def averaging_all_n(
     up, down = degs
     ok, text = edge_count_step(up, down)
     done &= _all_n(rec, ok, text, "double counting, sympy", covers, "2 edges", variant)
-    ok, text = _proof_text(multiplier_obligations(True, extra_premise), timeout)
+    ok, text = proof("3", multiplier_obligations())
     done &= _all_n(rec, ok, text, SMT, covers + ": the hypotheses give non-empty classes", "3 multipliers", variant)
-    ok, text = _proof_text(edge_sum_obligations(), timeout)
+    ok, text = proof("4", edge_sum_obligations(edge_dp))
     done &= _all_n(rec, ok, text, "induction over the edges, " + SMT, "every alpha-DP mechanism, every output",
                    "4 edge sum", variant)
     ok, text, _ = farkas_step(up, down)
     if ok:
-        ok, text = _proof_text((residual_sign(claimed),), timeout)
+        ok, text = proof("5", (residual_sign(claimed),))
         text = text if not ok else "multipliers 1/|E|; remainder (alpha - alpha_c) x class mean, alpha - alpha_c >= 0"
         text = text if ok else _sign_counterexample(claimed, text)
     done &= _all_n(rec, ok, text, "Farkas multipliers (sympy) and the remainder's sign (SMT)",
                    "every alpha-DP mechanism on D^n: its average is alpha_c-DP", "5 Farkas", variant)
     obligations = [ob for _, obs in loss_step.obligations for ob in obs]
-    ok, text = _proof_text(obligations, timeout)
+    ok, text = proof("6", obligations)
     done &= _all_n(rec, ok, text, "induction, " + SMT, loss_step.covers, f"6 loss step {loss_step.objective}", variant)
     return bool(done)
 

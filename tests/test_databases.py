@@ -1,5 +1,6 @@
-"""Database-level claims (grs2011 Section 6 / Appendix C, grs2009 Section 6): derived statuses, recorded grids,
-false variants refuted with concrete counterexamples, vacuous premises refused."""
+"""Database-level claims (grs2011 Appendix C, grs2009 Theorem 6.3): derived statuses, recorded grids, false
+variants refuted with concrete counterexamples, vacuous premises refused.  The averaging claims (Prop 6.1 / 6.2)
+are tested in tests/test_averaging.py."""
 
 from __future__ import annotations
 
@@ -11,46 +12,11 @@ from proofs import databases as dbs
 from udpm.claims import Context
 from udpm.errors import InvalidInput, VacuousPremise
 from udpm.evidence import Status, grid_text
-from udpm.instances import BOUNDED, SAMPLED, TABLE, Outcome
+from udpm.instances import BOUNDED, TABLE, Outcome
 from udpm.programs_database import DatabaseSpace, average_by_count
 
 CTX = Context()
 F = Fraction
-
-
-@pytest.fixture(scope="module", params=[dbs.prop_6_1, dbs.prop_6_2], ids=["grs2011.prop6.1", "grs2009.prop6.2"])
-def averaging(request):
-    return request.param, request.param(CTX)
-
-
-def test_averaging_verified_by_farkas_with_sampled_cross_checks(averaging):
-    _, rec = averaging
-    res = rec.result()
-    assert res.status is Status.VERIFIED
-    # the grid is what ran: every space n = 1..3 at the fixed alpha grid, bounded and sampled alike
-    want = "alpha=1/4, 1/2, 2/3: n<=3"
-    assert grid_text(res.grid[str(BOUNDED)]) == want and grid_text(res.grid[str(SAMPLED)]) == want
-    bounded = rec.decided(BOUNDED)
-    assert len(bounded) == len(dbs.SPACES) * len(dbs.ALPHAS)
-    assert {d.instance.n for d in bounded} == {1, 2, 3} and {d.instance.alpha for d in bounded} == {"1/4", "1/2", "2/3"}
-    sampled = rec.decided(SAMPLED)
-    assert any(d.instance.n == 1 for d in sampled)
-    samples = [dict(d.instance.params)["sample"] for d in sampled]
-    assert len(samples) == len(sampled)  # every sampled instance is identified
-
-
-def test_averaging_stricter_alpha_is_refuted_with_a_mechanism(averaging):
-    check, _ = averaging
-    bad = check(CTX, alpha_claimed=F(3, 4))
-    assert bad.status is Status.REFUTED
-    assert "averages to" in bad.counterexample and "not 3/4-DP" in bad.counterexample
-
-
-def test_farkas_multipliers_and_their_failure():
-    space = DatabaseSpace.of(3, 2, (1,))
-    assert dbs.averaging_farkas(space, F(1, 2), F(1, 2))[0] is True
-    ok, witness = dbs.averaging_farkas(space, F(1, 2), F(2, 3))
-    assert ok is False and "0: ['1/4'" in witness
 
 
 @pytest.fixture(scope="module", params=[dbs.appendix_c, dbs.theorem_6_3], ids=["grs2011.appC", "grs2009.thm6.3"])

@@ -167,13 +167,16 @@ def multiplier_obligations(non_trivial: bool = True, extra: tuple = ()) -> tuple
     )
 
 
-def edge_sum_obligations() -> tuple[Obligation, Obligation]:
-    """Summing alpha x_d <= x_d' over the edges (d in S_i, d' in S_(i+1)): invariant alpha S_left <= S_right."""
+def edge_sum_obligations(dp: bool = True) -> tuple[Obligation, Obligation]:
+    """Summing alpha x_d <= x_d' over the edges (d in S_i, d' in S_(i+1)): invariant alpha S_left <= S_right.
+    ``dp=False`` drops the edge's DP inequality: a false variant."""
     a, sl, sr, x, y = z3.Reals("alpha S_left S_right x_d x_dprime")
     rng = (a >= 0, a <= 1)
     base = Obligation("edge sum: base (no edges)", rng, a * 0 <= 0)
     step = Obligation(
-        "edge sum: step (one more edge)", (*rng, a * sl <= sr, x >= 0, y >= 0, a * x <= y), a * (sl + x) <= sr + y
+        "edge sum: step (one more edge)",
+        (*rng, a * sl <= sr, x >= 0, y >= 0, *((a * x <= y,) if dp else ())),
+        a * (sl + x) <= sr + y,
     )
     return base, step
 
