@@ -49,6 +49,7 @@ from udpm.databases import (
     multiplier_obligations,
     outside_the_hypotheses,
     residual_sign,
+    trivial_predicate_obligation,
 )
 from udpm.induction import Obligation, discharge
 from udpm.instances import ALL_N, BOUNDED, SAMPLED
@@ -229,7 +230,7 @@ def averaging_check(ctx: Context, claim: str, alpha_claimed: Fraction | None, al
     for dom, n, pred in spaces:
         degrees_cross_check(rec, DatabaseSpace.of(dom, n, pred), up, down)
     if claim == "grs2009.prop6.2":
-        grs2009_degree_erratum(rec)
+        row_count_erratum(rec)
     rec.value(**{"outside the printed hypotheses": outside_the_hypotheses()})
     users_per_cell = 1 if ctx.quick else 3
     certs: list = []
@@ -297,7 +298,11 @@ def averaging_check(ctx: Context, claim: str, alpha_claimed: Fraction | None, al
         "leave exactly (alpha - alpha_c) x a class mean, and (9) is mean <= max (SMT, premises witnessed); "
         "bounded: those formulas against enumeration per D^n, and Farkas multipliers per (D^n, predicate, alpha); "
         "sampled: drawn legal users (database-level LP optimum of (9) = oblivious optimum, both certified) and "
-        "drawn mechanisms averaged exactly"
+        "drawn mechanisms averaged exactly.  The proofs start from an optimal X; the step they leave implicit is "
+        "supplied by the shape of the argument: (9)(average of X) <= (9)(X) for EVERY X, so the infimum over all "
+        "mechanisms is the one over oblivious ones, an LP over a non-empty (uniform rows) bounded polytope, which "
+        "attains it.  Scope as printed: n >= 1, alpha in [0, 1], neighbours differ in one row, a non-trivial "
+        "predicate (both papers, Section 2.1); the record says what fails without it"
     )
     return rec
 
@@ -354,6 +359,7 @@ def averaging_all_n(
     degrees: tuple[sp.Expr, sp.Expr] = PRINTED_DEGREES,
     claimed: Callable = lambda a: a,
     edge_dp: bool = True,
+    trivial_predicates: bool = False,
     extra_premise: Mapping[str, tuple] | None = None,
     variant: dict | None = None,
 ) -> bool:
@@ -369,6 +375,9 @@ def averaging_all_n(
        alpha - ``claimed(alpha)`` >= 0 on [0, 1] (SMT; a failure gives a concrete mechanism);
     6. ``loss_step``: the objective does not go up (mean <= max, the aggregate keeps <=; SMT).
 
+    ``trivial_predicates`` adds step 3': a predicate true on no value or on every value (|D| = 1 included) has
+    one non-empty class, so no neighbours across counts (for gs2010, whose count queries allow it; grs2011 and
+    grs2009 require a non-trivial predicate).
     ``relation``, ``degrees``, ``claimed``, ``edge_dp`` and the loss step's own (udpm.databases) are the
     injectable false variants; ``extra_premise`` {"3".."6": premises} adds premises to that step's obligations
     (a contradictory one raises VacuousPremise).  Returns whether every step holds."""
@@ -391,6 +400,10 @@ def averaging_all_n(
     done &= _all_n(rec, ok, text, "double counting, sympy", covers, "2 edges", variant)
     ok, text = proof("3", multiplier_obligations())
     done &= _all_n(rec, ok, text, SMT, covers + ": the hypotheses give non-empty classes", "3 multipliers", variant)
+    if trivial_predicates:
+        ok, text = proof("3'", (trivial_predicate_obligation(),))
+        done &= _all_n(rec, ok, text, SMT, "every n >= 1, every step i -> i+1, k = 0 or m = 0", "3' trivial predicate",
+                       variant)
     ok, text = proof("4", edge_sum_obligations(edge_dp))
     done &= _all_n(rec, ok, text, "induction over the edges, " + SMT, "every alpha-DP mechanism, every output",
                    "4 edge sum", variant)
@@ -407,15 +420,16 @@ def averaging_all_n(
     return bool(done)
 
 
-def grs2009_degree_erratum(rec: Findings) -> None:
-    """grs2009 Prop 6.2's proof: 'when f(d1) = f(d2) + 1, pick one of the n - f(d1) rows that satisfy the predicate
-    in d1': a count-c database has c rows that satisfy it (n - c violate it), so the degree is c (|D| - t)."""
+def row_count_erratum(rec: Findings, entry: str = "Proposition 6.2, proof") -> None:
+    """grs2009 Prop 6.2's proof (and gs2010 Lemma 6's, the same text): 'when f(d1) = f(d2) + 1, pick one of the
+    n - f(d1) rows that satisfy the predicate in d1': a count-c database has c rows that satisfy it (n - c violate
+    it), so the degree is c (|D| - t)."""
     printed_rows, rows = N_ - I_, I_  # rows satisfying the predicate in a count-i database: printed, by definition
     if sp.simplify(printed_rows - rows) == 0:
         return
     space, _, _, high, down = enumerated({N_: 1, I_: 0, K_: 1, M_: 1})
     rec.erratum(
-        "Proposition 6.2, proof: the neighbours of d1 in E(d2) when f(d1) = f(d2) + 1",
+        f"{entry}: the neighbours of d1 in E(d2) when f(d1) = f(d2) + 1",
         "pick one of the n - f(d_1) rows that satisfy the predicate in d_1",
         f"f(d_1) rows satisfy it (n - f(d_1) violate it), so d_1 has f(d_1) (|D| - t) such neighbours; e.g. n=1, "
         f"{space_label(space)}: d_1 = {''.join(map(str, high))} (count 1) has {down} neighbour of count 0, the "

@@ -156,11 +156,23 @@ def test_loss_step_false_variants_are_refuted(step, words):
     assert f"part=6 loss step {step.objective}" in cex and words in cex
 
 
-def test_minimax_loss_step_holds_for_gs2010_lemma6():
+def test_minimax_loss_step_and_trivial_predicates_hold_for_gs2010_lemma6():
     rec = Findings("gs2010.lemma6")
-    assert avg.averaging_all_n(rec, CTX, udb.MINIMAX) is True
+    assert avg.averaging_all_n(rec, CTX, udb.MINIMAX, trivial_predicates=True) is True
     assert rec.status is Status.PROVED
-    assert any(dict(d.instance.params)["part"] == "6 loss step (5)" for d in rec.decisions)
+    parts = {dict(d.instance.params)["part"] for d in rec.decisions}
+    assert {"6 loss step (5)", "3' trivial predicate"} <= parts
+    rec = Findings("gs2010.lemma6")
+    avg.row_count_erratum(rec, "Lemma 6, proof")
+    assert rec.errata[0].entry.startswith("Lemma 6, proof")
+
+
+def test_trivial_predicate_step_false_variant_fails():
+    ok, text = avg._proof_text((udb.trivial_predicate_obligation(trivial=False),), CTX.solver_timeout)
+    assert ok is False and "trivial predicate: S_i or S_(i+1) is empty fails" in text
+    with pytest.raises(VacuousPremise):
+        avg.averaging_all_n(Findings("demo"), CTX, udb.MINIMAX, trivial_predicates=True,
+                            extra_premise={"3'": (z3.Int("k") + z3.Int("m") <= 0,)})
 
 
 def test_trivial_predicate_fails_step_3_outside_the_hypotheses():
