@@ -21,6 +21,7 @@ from udpm import linalg
 from udpm.certificates import certificate_of
 from udpm.certify import solve
 from udpm.claims import Context, Findings, checks
+from udpm.databases import MINIMAX
 from udpm.errors import InvalidMatrix, SolverTimeout
 from udpm.every_user import LEGAL, SIDED, Undecided, mechanism_for_every_user
 from udpm.instances import BOUNDED, SAMPLED
@@ -35,6 +36,7 @@ from udpm.programs_minimax import optimal_interaction_lp, optimal_mechanism_lp
 from udpm.remaps import compose, deterministic_remap
 from udpm.users import Loss, MinimaxUser, absolute_error, binary_loss, squared_error
 
+from .averaging import averaging_all_n, row_count_erratum
 from .databases import FULL_SPACES, SPACES, decide_averaged, decide_farkas, digest, space_label
 from .sample_users import legal_loss, random_legal_g
 
@@ -297,6 +299,11 @@ def oblivious_suffices(ctx: Context, alpha_claimed: Fraction | None = None) -> F
     averaging over databases with the same count keeps alpha-DP and does not increase (5).
     ``alpha_claimed`` (default alpha) is the privacy level asserted for the averaged mechanism."""
     rec = Findings("gs2010.lemma6")
+    claimed = {} if alpha_claimed is None else {"claimed": lambda a: alpha_claimed}
+    variant = {} if alpha_claimed is None else {"variant": {"claimed_alpha": alpha_claimed}}
+    # gs2010's count queries allow a predicate true on no value or on every value (step 3')
+    averaging_all_n(rec, ctx, MINIMAX, trivial_predicates=True, **claimed, **variant)
+    row_count_erratum(rec, "Lemma 6, proof")
     rng = ctx.rng("gs2010.lemma6")
     spaces = SPACES if ctx.quick else FULL_SPACES
     per_cell = 1 if ctx.quick else 3
@@ -351,9 +358,11 @@ def oblivious_suffices(ctx: Context, alpha_claimed: Fraction | None = None) -> F
     rec.value(database_spaces=len(spaces))
     rec.certificate = certificate_of({"database spaces": len(spaces)}, certs)
     rec.note(
-        "bounded per (D^n, predicate, alpha): Farkas multipliers (proofs.databases.averaging_farkas) show every "
-        "averaged DP inequality is implied by the database-level ones, for every mechanism; the loss step is "
-        "mean <= max over the databases of each count in S, for every consumer; sampled: drawn consumers "
-        "(database-level LP optimum of (5) = oblivious optimum, both certified) and drawn mechanisms averaged"
+        "all n: the averaging argument of proofs.averaging (degrees, edge count, Farkas multipliers 1/|E|, and "
+        "(5)'s loss step: max over S of class means <= max over S of class maxima), for every non-empty S; S empty "
+        "makes (5) a maximum over nothing, the same for every mechanism, so any oblivious mechanism is optimal; "
+        "bounded per (D^n, predicate, alpha): the Farkas multipliers per space, for every mechanism; sampled: drawn "
+        "consumers (database-level LP optimum of (5) = oblivious optimum, both certified) and drawn mechanisms "
+        "averaged"
     )
     return rec

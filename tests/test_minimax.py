@@ -10,7 +10,7 @@ from proofs import minimax
 from udpm.claims import Context
 from udpm.errors import InvalidInput
 from udpm.evidence import Status, grid_text
-from udpm.instances import BOUNDED, SAMPLED
+from udpm.instances import ALL_N, BOUNDED, SAMPLED, Outcome
 from udpm.mechanisms import truncated_geometric
 from udpm.programs_minimax import optimal_interaction_lp, optimal_mechanism_lp
 from udpm.users import MinimaxUser, absolute_error, power_loss
@@ -57,10 +57,11 @@ def test_randomized_is_one_bounded_example_and_a_singleton_S_needs_no_randomness
     assert bad.status is Status.REFUTED and "already reaches" in bad.counterexample
 
 
-def test_lemma6_verified_by_farkas_and_a_stricter_claimed_alpha_is_refuted():
+def test_lemma6_proved_for_all_n_and_a_stricter_claimed_alpha_is_refuted():
     rec = minimax.oblivious_suffices(CTX)
     res = rec.result()
-    assert res.status is Status.VERIFIED
+    assert res.status is Status.PROVED and rec.decided(ALL_N) and not rec.decided(outcome=Outcome.COUNTEREXAMPLE)
+    assert [e.cls for e in rec.errata] == ["typo"]  # the proof's "n - f(d_1) rows that satisfy the predicate"
     want = "alpha=1/4, 1/2, 2/3: n<=3"
     assert grid_text(res.grid[str(BOUNDED)]) == want and grid_text(res.grid[str(SAMPLED)]) == want
     sampled = rec.decided(SAMPLED)
