@@ -225,6 +225,10 @@ def _attempt(std: _Std, timeout_s: float, options: dict, LAST: dict) -> list[int
     cost = _objective(std)
     model = _Model(std, cost, timeout_s, options)
     if not model.run(first=True):
+        if model.h.getModelStatus() == model.hs.HighsModelStatus.kUnbounded:
+            has_ray, ray = model.h.getPrimalRay()[1:]
+            if has_ray:  # proposals for an exact ray (udpm.certify decides)
+                LAST["unbounded"] = (model.basis(std), [float(v) for v in ray])
         return None
     basis = model.basis(std)
     LAST["iterations"] = [model.iterations()]
