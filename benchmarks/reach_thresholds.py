@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Reach of the zlcn2013 Theorem 7 proof (proofs/thresholds.py): the largest n proved symbolically in alpha.
+"""Reach of the zlcn2013 Theorem 7 proof (proofs/thresholds.py, pieces by proofs/recurrences.py): the largest n
+proved symbolically in alpha.
 
     .venv/bin/python benchmarks/reach_thresholds.py                  # n up to 14, budget 300 s
     .venv/bin/python benchmarks/reach_thresholds.py --max-n 20 --budget 600
@@ -21,6 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from proofs import recurrences as rc
 from proofs import thresholds as th
 from udpm.claims import Context
 
@@ -36,7 +38,7 @@ def main() -> None:
     start, per_n, reached = time.perf_counter(), {}, None
     for n in range(1, args.max_n + 1):
         t0 = time.perf_counter()
-        pieces = {rec.name: th.symbolic_reach(n, rec, args.solver_timeout) for rec in (th.EQ2, th.EQ3)}
+        pieces = {rec.name: th.symbolic_reach(n, rec, args.solver_timeout) for rec in (rc.EQ2, rc.EQ3)}
         per_n[n] = {"seconds": round(time.perf_counter() - t0, 3), "pieces": pieces}
         reached = n
         if time.perf_counter() - start > args.budget:
@@ -44,7 +46,7 @@ def main() -> None:
     t1 = time.perf_counter()
     ctx = Context(quick=False, solver_timeout=args.solver_timeout)
     claims = {"zlcn2013.thm7": str(th.threshold_universality(ctx).status),
-              "zlcn2013.eq2": str(th.recurrence_closed_form(ctx).status)}
+              "zlcn2013.eq2": str(rc.recurrence_closed_form(ctx).status)}
     payload = {
         "what": "zlcn2013 Theorem 7 (and Theorem 6 via (3)): t = M^-1 z in [0,1], symbolic alpha > 1, per n",
         "largest_n": reached, "total_s": round(t1 - start, 3),

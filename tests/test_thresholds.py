@@ -1,16 +1,19 @@
-"""zlcn2013 Theorem 7 and (2)/(3): the real statements pass, false variants are refuted."""
+"""zlcn2013 Theorem 7 (proofs/thresholds.py) and (2)/(3) (proofs/recurrences.py, signs by proofs/rational_alpha.py):
+the real statements pass, false variants are refuted."""
 
 from __future__ import annotations
 
 import sympy as sp
 
+from proofs import rational_alpha as ra
+from proofs import recurrences as rc
 from proofs import thresholds as th
 from udpm.claims import Context, Status
 from udpm.evidence import grid_text
 from udpm.instances import ALL_N, BOUNDED, SAMPLED
 
 CTX = Context(quick=True)
-A = th.A_SYM
+A = ra.A_SYM
 
 
 def test_thm7_proved_and_grid_is_what_ran():
@@ -25,7 +28,7 @@ def test_thm7_proved_and_grid_is_what_ran():
 
 
 def test_thm7_illegal_recurrence_refuted():
-    bad = th.Recurrence("min{A psi, 1}", (sp.Integer(0), A), (sp.Integer(1), sp.Integer(0)), "min")
+    bad = rc.Recurrence("min{A psi, 1}", (sp.Integer(0), A), (sp.Integer(1), sp.Integer(0)), "min")
     r = th.threshold_universality(CTX, recurrences=(bad,))
     assert r.status is Status.REFUTED and "t_i <= 1 fails for i=1, e.g. at zlcn alpha=64" in r.counterexample
     assert any("leaves [0, 1]" in d.detail for d in r.decided(SAMPLED))  # the exact sweep refutes it too
@@ -33,20 +36,20 @@ def test_thm7_illegal_recurrence_refuted():
 
 
 def test_thm7_wrong_combine_refuted():
-    flipped = th.Recurrence("(2) with max", th.EQ2.first, th.EQ2.second, "max")  # exceeds the DP bound
+    flipped = rc.Recurrence("(2) with max", rc.EQ2.first, rc.EQ2.second, "max")  # exceeds the DP bound
     r = th.threshold_universality(CTX, recurrences=(flipped,))
     assert r.status is Status.REFUTED and "t_i >= 0 fails for i=0, e.g. at zlcn alpha=64" in r.counterexample
     assert any("beta=" in d.detail for d in r.decided(SAMPLED))
-    assert th.relation_to_eq2(flipped) is None
+    assert rc.relation_to_eq2(flipped) is None
 
 
 def test_thm7_only_one_recurrence_records_only_it():
-    r = th.threshold_universality(CTX, recurrences=(th.EQ2,))
+    r = th.threshold_universality(CTX, recurrences=(rc.EQ2,))
     assert {dict(d.instance.params)["recurrence"] for d in r.decisions} == {"(2)"}
 
 
 def test_eq2_proved_with_grid():
-    r = th.recurrence_closed_form(CTX)
+    r = rc.recurrence_closed_form(CTX)
     assert r.status is Status.PROVED
     assert r.values["interval ends (n=3)"] == "1/(A**2*(A + 1)), 1/(A*(A + 1)), 1/(A + 1), 1"
     parts = sorted((dict(d.instance.params)["part"], d.instance.n) for d in r.decided(BOUNDED))
@@ -55,7 +58,7 @@ def test_eq2_proved_with_grid():
 
 
 def test_eq2_wrong_breakpoint_refuted():
-    r = th.recurrence_closed_form(CTX, breakpoint=lambda k: 1 / A ** (k + 1))
+    r = rc.recurrence_closed_form(CTX, breakpoint=lambda k: 1 / A ** (k + 1))
     assert r.status is Status.REFUTED and "psi1(1) = 3/4 by (2), printed closed form 1" in r.counterexample
     assert any("interval end 1" in d.detail for d in r.decided(BOUNDED))
 
@@ -64,7 +67,7 @@ def test_eq2_off_by_one_exponent_refuted():
     def wrong(mu, k, beta):
         return A**mu * beta if k is None or mu <= k else 1 - (1 - beta * A**k) / A ** (mu - k + 1)
 
-    r = th.recurrence_closed_form(CTX, closed_form=wrong)
+    r = rc.recurrence_closed_form(CTX, closed_form=wrong)
     assert r.status is Status.REFUTED and "printed closed form" in r.counterexample
 
 
@@ -72,19 +75,19 @@ def test_eq2_closed_form_wrong_only_for_large_n_refuted_by_all_n():
     """Right on every piece up to n = 6 (the quick bound), wrong for a saturating step mu >= 8."""
 
     def late(mu, k, beta):
-        right = th.printed_closed_form(mu, k, beta)
+        right = rc.printed_closed_form(mu, k, beta)
         return right + (sp.Integer(0) if not (k is not None and mu >= 8 and mu > k) else sp.Rational(1, 10**6))
 
-    r = th.recurrence_closed_form(CTX, closed_form=late)
+    r = rc.recurrence_closed_form(CTX, closed_form=late)
     assert r.status is Status.REFUTED and r.evidence.value == "all-n" and "psi1(8)" in r.counterexample
 
 
 def test_eq3_wrong_recurrence_refuted():
-    bad3 = th.Recurrence("(3) with 1 - A", (sp.Integer(0), 1 / A), (1 - A, A + 1), "max")
-    r = th.recurrence_closed_form(CTX, eq3=bad3)
+    bad3 = rc.Recurrence("(3) with 1 - A", (sp.Integer(0), 1 / A), (1 - A, A + 1), "max")
+    r = rc.recurrence_closed_form(CTX, eq3=bad3)
     assert r.status is Status.REFUTED and "(3)" in r.counterexample
 
 
 def test_sign_certificate():
-    x = th.R.of(th.X)
-    assert th.nonneg_on_unit(th.ONE - x, 5) and not th.nonneg_on_unit(x - th.R.of(th.P([1]), th.P([2])), 5)
+    x = ra.R.of(ra.X)
+    assert ra.nonneg_on_unit(ra.ONE - x, 5) and not ra.nonneg_on_unit(x - ra.R.of(ra.P([1]), ra.P([2])), 5)
