@@ -1,4 +1,5 @@
-"""gs2010 Theorem 2, Lemma 3, Algorithm 1, Lemma 4: real statements pass, false variants are refuted."""
+"""gs2010 Theorem 2, Lemma 3 (proofs/derivability.py), Algorithm 1, Lemma 4 (proofs/multilevel_release.py): real
+statements pass, false variants are refuted."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import pytest
 import z3
 
 from proofs import derivability as dv
+from proofs import multilevel_release as ml
 from udpm.claims import Context, Status, run_claim
 from udpm.errors import SolverTimeout, VacuousPremise
 from udpm.evidence import grid_text
@@ -102,7 +104,7 @@ def test_lemma3_contradictory_premise_is_vacuous():
 
 
 def test_alg1_verified_with_loop_erratum_and_grid():
-    r = dv.multi_level_release(CTX)
+    r = ml.multi_level_release(CTX)
     assert r.status is Status.VERIFIED and "alpha_{k+1}" in r.errata[0].explanation
     assert not r.decided(ALL_N)
     ns: dict[str, list[int]] = {}
@@ -112,12 +114,12 @@ def test_alg1_verified_with_loop_erratum_and_grid():
 
 
 def test_alg1_decreasing_alphas_refuted():
-    r = dv.multi_level_release(CTX, order=lambda c: sorted(c, reverse=True))
+    r = ml.multi_level_release(CTX, order=lambda c: sorted(c, reverse=True))
     assert r.status is Status.REFUTED and "not a mechanism" in r.counterexample
 
 
 def test_alg1_repeated_perturbation_refuted():
-    r = dv.multi_level_release(CTX, stages=lambda n, al: [dv.truncated_geometric(n, x) for x in al])
+    r = ml.multi_level_release(CTX, stages=lambda n, al: [ml.truncated_geometric(n, x) for x in al])
     assert r.status is Status.REFUTED and "Lemma 3's T" in r.counterexample
 
 
@@ -125,22 +127,22 @@ def test_alg1_stage_not_lemma3_refuted():
     """A stage that is stochastic and keeps every marginal for n <= 2 but is not Lemma 3's T from n = 3 on."""
 
     def late(n, alphas):
-        ts = dv.algorithm1_stages(n, alphas)
+        ts = ml.algorithm1_stages(n, alphas)
         if n >= 3:
             ts[1] = [[F(int(i == j)) for j in range(n + 1)] for i in range(n + 1)]  # the identity remap
         return ts
 
-    r = dv.multi_level_release(CTX, stages=late)
+    r = ml.multi_level_release(CTX, stages=late)
     assert r.status is Status.REFUTED and "n=3" in r.counterexample and "Lemma 3's T" in r.counterexample
 
 
 def test_lemma4_verified_with_grid():
-    r = dv.collusion_resistance(CTX)
+    r = ml.collusion_resistance(CTX)
     assert r.status is Status.VERIFIED
     coalitions = {(d.instance.n, d.instance.alpha, dict(d.instance.params)["coalition"]) for d in r.decisions}
     assert (3, "chain 1/3<1/2<2/3", "1,2,3") in coalitions and len(coalitions) == 3 * (3 + 7 + 7 + 3)
 
 
 def test_lemma4_max_level_refuted():
-    r = dv.collusion_resistance(CTX, level=max)
+    r = ml.collusion_resistance(CTX, level=max)
     assert r.status is Status.REFUTED and "ratio" in r.counterexample
