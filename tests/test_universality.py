@@ -1,5 +1,6 @@
-"""proofs/universality.py, remap_optimality.py, characterization.py: each claim's record is what ran, and each
-false variant (through an injectable parameter of the shipped check) is refuted with a concrete counterexample."""
+"""proofs/universality.py, remap_optimality.py, optimal_vertex.py, characterization.py: each claim's record is
+what ran, and each false variant (through an injectable parameter of the shipped check) is refuted with a concrete
+counterexample."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from fractions import Fraction as F
 import pytest
 
 from proofs import characterization as c
+from proofs import optimal_vertex as ov
 from proofs import remap_optimality as r
 from proofs import universality as u
 from udpm.certify import is_vertex
@@ -61,7 +63,7 @@ def _users_per_cell(ds):
     ("check", "n_text"),
     [
         (r.user_specific_lp, "n<=4"),
-        (r.optimal_vertex_exists, "n<=4"),
+        (ov.optimal_vertex_exists, "n<=4"),
         (c.permutations_of_t, "n<=3"),
         (c.uniqueness_up_to_permutation, "n<=3"),
     ],
@@ -158,11 +160,11 @@ def test_truncating_remap_is_not_direct():
 
 
 def test_every_optimum_a_vertex_refuted():
-    _refuted(r.optimal_vertex_exists(CTX, every_optimum=True), "is not a vertex", "prior")
+    _refuted(ov.optimal_vertex_exists(CTX, every_optimum=True), "is not a vertex", "prior")
 
 
 def test_a_walk_that_does_not_move_is_caught():
-    _refuted(r.optimal_vertex_exists(CTX, walk=lambda lp, x: (list(x), 0)), "which is not a vertex", "prior")
+    _refuted(ov.optimal_vertex_exists(CTX, walk=lambda lp, x: (list(x), 0)), "which is not a vertex", "prior")
 
 
 def test_a_walk_that_leaves_the_optimal_face_is_caught():
@@ -171,15 +173,15 @@ def test_a_walk_that_leaves_the_optimal_face_is_caught():
         alpha = -lp.rows[0].coeffs[1][1]  # row (4) i=0 j=0: x[0,0] - alpha x[1,0] >= 0
         return u.flat(truncated_geometric(n, alpha)), 1
 
-    _refuted(r.optimal_vertex_exists(CTX, walk=to_t), "the vertex reached has loss")
+    _refuted(ov.optimal_vertex_exists(CTX, walk=to_t), "the vertex reached has loss")
 
 
 def test_the_walk_from_a_midpoint_of_two_optima_ends_at_an_optimal_vertex():
-    user, z1, z2 = r.two_optimal_points(2, F(1, 2))
+    user, z1, z2 = ov.two_optimal_points(2, F(1, 2))
     lp = bayesian_lp(user, F(1, 2))
     mid = [(a + b) / 2 for a, b in zip(u.flat(z1), u.flat(z2))]
     assert not is_vertex(lp, mid)
-    end, steps = r.walk_to_vertex(lp, mid)
+    end, steps = ov.walk_to_vertex(lp, mid)
     assert steps >= 1 and is_vertex(lp, end)
     assert objective_value(lp, end) == objective_value(lp, mid) == u.optimum(user, F(1, 2), 60).objective
 
