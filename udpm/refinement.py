@@ -40,13 +40,15 @@ MAX_EXACT_CHECKS = 6  # exact factorisations of a candidate basis during refinem
 GROWTH_BITS = 60  # the scaling factors grow by at most 2^GROWTH_BITS per round
 CLIP = 2.0**40  # scaled positive reduced costs above this are clipped to it (see the residual problem below)
 INF_BOUND = 1e30  # a scaled lower bound below -INF_BOUND is passed to HiGHS as -inf
-# HiGHS option sets tried in turn until one refines to an exactly optimal basis (measured on the grs2011
-# LP: the defaults converge for most instances; tighter tolerances rescue some where they stall).
+# HiGHS option sets tried in turn until one refines to an exactly optimal basis, each warm-started from the
+# same first basis (measured on the grs2011 LP U and M at n = 100, warm: tolerances 1e-9 converge for both,
+# the defaults stall on U with a solve error; at n <= 70 both converge).
 ATTEMPTS: tuple[dict, ...] = (
-    {},
     {"primal_feasibility_tolerance": 1e-9, "dual_feasibility_tolerance": 1e-9},
+    {},
 )  # scaled bounds below -CLIP and scaled costs above CLIP are clipped to it (see below)
 
+WARM_START = True  # every attempt starts from the basis of one HiGHS solve with inequality rows (_native_start)
 LAST: list[dict] = []  # statistics of each attempt of the last refined_basis call (rounds, exact checks, ...)
 
 
@@ -127,6 +129,13 @@ class _Model:
         self.all_cols = np.arange(nc, dtype=np.int32)
         self.all_rows = np.arange(m, dtype=np.int32)
 
+    def warm(self, start) -> None:
+        """Start from a basis (col_status, row_status) of the standard form."""
+        b = self.hs.HighsBasis()
+        b.col_status, b.row_status = start
+        b.valid = True
+        self.h.setBasis(b)
+
     def run(self, first: bool = False) -> bool:
         """Solve; True when HiGHS has a solution to propose.  A residual problem whose status is only
         'unknown' (HiGHS's unscaled tolerances not all met) still proposes its primal and dual values."""
@@ -168,6 +177,61 @@ class _Model:
         return self.run()
 
 
+def _native_start(std: _Std, cost: list[flint.fmpq], timeout_s: float):
+    """HiGHS's optimal basis of the LP with its inequality rows as row bounds (no slack columns: about half
+    the simplex iterations of the standard form on the grs2011 LP), translated to the standard form's
+    (col_status, row_status); None when that solve is not optimal (the standard form then starts cold)."""
+    import highspy
+    import numpy as np
+
+    h = highspy.Highs()
+    h.silent()
+    h.setOptionValue("time_limit", float(timeout_s))
+    h.setOptionValue("presolve", "off")
+    nx, m = std.nx, std.m
+    starts, idx, val = [], [], []
+    for j in range(nx):
+        starts.append(len(idx))
+        for k, a in sorted(std.cols[j].items()):
+            idx.append(k)
+            val.append(float(Fraction(int(a.p), int(a.q))))
+    inf = highspy.kHighsInf
+    lo, hi = [], []
+    for k in range(m):
+        bk = float(Fraction(int(std.b[k].p), int(std.b[k].q)))
+        s = std.slack_of_row[k]
+        sign = 0 if s is None else int(std.cols[s][k])  # +1: a <= row, -1: a >= row
+        lo.append(bk if sign <= 0 else -inf)
+        hi.append(bk if sign >= 0 else inf)
+    h.addRows(m, np.array(lo), np.array(hi), 0, np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(0))
+    h.addCols(
+        nx,
+        np.array([float(Fraction(int(v.p), int(v.q))) for v in cost[:nx]]),
+        np.zeros(nx),
+        np.full(nx, inf),
+        len(idx),
+        np.array(starts, np.int32),
+        np.array(idx, np.int32),
+        np.array(val),
+    )
+    h.run()
+    if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+        return None
+    b = h.getBasis()
+    basic, lower = highspy.HighsBasisStatus.kBasic, highspy.HighsBasisStatus.kLower
+    col_status, row_status = list(b.col_status), list(b.row_status)
+    cols = col_status + [lower] * (std.ncols - nx)
+    rows = []
+    for k in range(m):
+        s = std.slack_of_row[k]
+        if s is None:
+            rows.append(basic if row_status[k] == basic else lower)
+        else:  # the row's logical is the slack column; the standard form's row is an equality, nonbasic
+            cols[s] = basic if row_status[k] == basic else lower
+            rows.append(lower)
+    return cols, rows
+
+
 def exactly_optimal(std: _Std, basis: list[int], clock: _Clock):
     """(ok, z, y) for a basis: its exact basic solution z and dual y, ok when both are feasible."""
     from .exact_simplex import _Basis
@@ -201,6 +265,7 @@ def refined_basis(std: _Std, timeout_s: float) -> list[int] | None:
     LAST.clear()
     deadline = time.perf_counter() + timeout_s
     first = None
+    start = _native_start(std, _objective(std), timeout_s) if WARM_START else None
     for options in ATTEMPTS if MAX_ROUNDS else ATTEMPTS[:1]:
         left = deadline - time.perf_counter()
         if left <= 0:
@@ -208,7 +273,7 @@ def refined_basis(std: _Std, timeout_s: float) -> list[int] | None:
         stats = {"options": options, "rounds": 0, "exact_checks": 0, "converged": False}
         LAST.append(stats)
         try:
-            basis = _attempt(std, left, options, stats)
+            basis = _attempt(std, left, options, stats, start)
         except SolverTimeout:
             break
         if basis is None:
@@ -219,11 +284,13 @@ def refined_basis(std: _Std, timeout_s: float) -> list[int] | None:
     return first
 
 
-def _attempt(std: _Std, timeout_s: float, options: dict, LAST: dict) -> list[int] | None:
+def _attempt(std: _Std, timeout_s: float, options: dict, LAST: dict, warm=None) -> list[int] | None:
     start = time.perf_counter()
     clock = _Clock(max(timeout_s, 1e-3))
     cost = _objective(std)
     model = _Model(std, cost, timeout_s, options)
+    if warm is not None:
+        model.warm(warm)
     if not model.run(first=True):
         if model.h.getModelStatus() == model.hs.HighsModelStatus.kUnbounded:
             has_ray, ray = model.h.getPrimalRay()[1:]
@@ -239,7 +306,8 @@ def _attempt(std: _Std, timeout_s: float, options: dict, LAST: dict) -> list[int
     y = [_fq(v) for v in sol.row_dual]
     ep = ed = 0  # log2 of the scaling factors
     checked: set[tuple[int, ...]] = set()
-    last_iters = LAST["iterations"][0]
+    # a warm start ends in 0 iterations without being exact: its float solution is refined first, as a cold one
+    last_iters = LAST["iterations"][0] if warm is None else -1
     for _ in range(MAX_ROUNDS + 1):
         # exact residuals of (x, y)
         res = list(std.b)
