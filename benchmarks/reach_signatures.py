@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Reach of the signature proofs (proofs/signatures.py): the largest n proved per alpha, and times.
+"""Reach of the signature proofs (proofs/signatures.py, vertex_remaps.py): the largest n proved per alpha, and times.
 
     .venv/bin/python benchmarks/reach_signatures.py                      # n up to 8, budget 150 s per alpha
     .venv/bin/python benchmarks/reach_signatures.py --max-n 10 --budget 600 --alphas 1/2
 
-For each alpha and n = 1, 2, ...: every lemma of proofs.signatures.PROPERTIES (grs2011 Lemmas 5.3, 5.5,
+For each alpha and n = 1, 2, ...: every lemma of proofs.signature_lemmas.PROPERTIES (grs2011 Lemmas 5.3, 5.5,
 5.6, 5.8, 5.9; grs2009 Lemmas 5.4-5.9, Corollary 5.7) is proved by z3 unsat of its negation (vertex
 lemmas with the exact rank CEGAR), and every structured signature is checked against its remap of T
 (grs2011 Lemma 5.10, grs2009 Lemma 5.11).  An alpha stops at the first n whose cumulative time exceeds
@@ -23,7 +23,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from proofs import signatures as s
+from proofs import signature_lemmas as sl
+from proofs import signatures_encoding as enc
+from proofs import vertex_remaps as vr
 from udpm.errors import SolverTimeout
 from udpm.signatures import remap_from_signature
 
@@ -32,9 +34,9 @@ RESULTS = Path(__file__).resolve().parent / "results" / "reach_c2.json"
 
 def one_n(n: int, a: Fraction, timeout: float) -> dict:
     per, excluded = {}, {}
-    for cid, prop in s.PROPERTIES.items():
+    for cid, prop in sl.PROPERTIES.items():
         t0 = time.perf_counter()
-        found = s.search(n, a, prop, timeout)
+        found = enc.search(n, a, prop, timeout)
         cex, k = found.counterexample, found.excluded
         if cex is not None:
             raise AssertionError(f"{cid} refuted at n={n}, alpha={a}: {cex}")
@@ -42,8 +44,8 @@ def one_n(n: int, a: Fraction, timeout: float) -> dict:
         if k:
             excluded[cid] = k
     t0 = time.perf_counter()
-    for sig in s.interval_signatures(n):
-        bad = s.remap_check(n, a, sig, remap_from_signature) or s.remap_check(n, a, sig, s.grs2009_remap)
+    for sig in vr.interval_signatures(n):
+        bad = vr.remap_check(n, a, sig, remap_from_signature) or vr.remap_check(n, a, sig, vr.grs2009_remap)
         if bad:
             raise AssertionError(bad)
     per["remaps (5.10 / 5.11)"] = round(time.perf_counter() - t0, 3)
@@ -55,7 +57,7 @@ def main() -> None:
     p.add_argument("--max-n", type=int, default=8)
     p.add_argument("--budget", type=float, default=150.0, help="seconds per alpha")
     p.add_argument("--solver-timeout", type=float, default=120.0)
-    p.add_argument("--alphas", nargs="*", default=[str(a) for a in s.ALPHAS])
+    p.add_argument("--alphas", nargs="*", default=[str(a) for a in vr.ALPHAS])
     args = p.parse_args()
     out = {}
     for text in args.alphas:

@@ -1,4 +1,5 @@
-"""proofs/signatures.py: each lemma holds on its grid, and each false variant is refuted with a counterexample."""
+"""proofs/signatures.py, vertex_remaps.py (with signatures_encoding.py, signature_lemmas.py, mechanism_vertices.py):
+each lemma holds on its grid, and each false variant is refuted with a counterexample."""
 
 from __future__ import annotations
 
@@ -9,8 +10,11 @@ from fractions import Fraction as F
 import pytest
 import z3
 
+from proofs import mechanism_vertices as mv
+from proofs import signature_lemmas as sl
 from proofs import signatures as s
 from proofs import signatures_encoding as enc
+from proofs import vertex_remaps as vr
 from udpm.claims import Context, Status
 from udpm.errors import VacuousPremise
 from udpm.evidence import grid_text
@@ -35,14 +39,14 @@ VERTEX_PLAN = {F(1, 2): 2, F(1, 3): 1}
         (s.grs2009_lemma_5_8, Status.VERIFIED),
         (s.lemma_5_9, Status.VERIFIED),
         (s.grs2009_lemma_5_9, Status.VERIFIED),
-        (s.lemma_5_10, Status.VERIFIED),
-        (s.grs2009_lemma_5_11, Status.VERIFIED),
+        (vr.lemma_5_10, Status.VERIFIED),
+        (vr.grs2009_lemma_5_11, Status.VERIFIED),
     ],
 )
 def test_claim_holds_and_the_grid_is_what_ran(fn, status):
     """The real check on a test-sized plan; the recorded grid is exactly that plan."""
     vertex = fn in (s.lemma_5_8, s.grs2009_lemma_5_8, s.lemma_5_9, s.grs2009_lemma_5_9)
-    plan = VERTEX_PLAN if vertex or fn in (s.lemma_5_10, s.grs2009_lemma_5_11) else TEST_PLAN
+    plan = VERTEX_PLAN if vertex or fn in (vr.lemma_5_10, vr.grs2009_lemma_5_11) else TEST_PLAN
     rec = fn(CTX, plan=plan)
     assert rec.status is status, (rec.notes, rec.counterexample)
     want = {str(a): list(range(1, top + 1)) for a, top in plan.items()}
@@ -60,7 +64,7 @@ def test_quick_grids_of_the_vertex_lemmas_are_their_plan():
 
 def test_lemma_5_4_and_5_10_are_all_n():
     assert s.lemma_5_4(CTX).status is Status.PROVED
-    rec = s.grs2009_lemma_5_10(CTX)
+    rec = vr.grs2009_lemma_5_10(CTX)
     assert rec.status is Status.PROVED
     assert [d.instance.n for d in rec.decided()][:6] == [None] * 6
 
@@ -97,13 +101,13 @@ def test_dropped_hypothesis_is_refuted_with_an_optimal_mechanism(fn, variant):
         # the repaired Lemma 5.8: the false claim #S <= #Z - 1 at optimal vertices (vertex still by rank)
         (s.lemma_5_8, lambda e: e.n_slack() > e.n_zero_cols() - 1),
         (s.grs2009_lemma_5_8, lambda e: e.n_slack() != e.n_zero_cols() + 1),
-        (s.lemma_5_5, lambda e: z3.Not(enc.not_unimodal(e))),  # "no row is unimodal"
-        (s.grs2009_lemma_5_5, lambda e: z3.Not(enc.not_unimodal(e))),
-        (s.lemma_5_6, lambda e: z3.Not(enc.lemma56_negation(e))),
-        (s.grs2009_lemma_5_6, lambda e: z3.Not(enc.grs2009_56_negation(e))),
+        (s.lemma_5_5, lambda e: z3.Not(sl.not_unimodal(e))),  # "no row is unimodal"
+        (s.grs2009_lemma_5_5, lambda e: z3.Not(sl.not_unimodal(e))),
+        (s.lemma_5_6, lambda e: z3.Not(sl.lemma56_negation(e))),
+        (s.grs2009_lemma_5_6, lambda e: z3.Not(sl.grs2009_56_negation(e))),
         (s.grs2009_corollary_5_7, lambda e: e.n_slack() < e.n_zero_cols() + 1),  # "#S >= #Z + 1"
-        (s.lemma_5_9, lambda e: z3.Not(enc.p1_p3_negation(e))),
-        (s.grs2009_lemma_5_9, lambda e: z3.Not(enc.grs2009_59_negation(e))),
+        (s.lemma_5_9, lambda e: z3.Not(sl.p1_p3_negation(e))),
+        (s.grs2009_lemma_5_9, lambda e: z3.Not(sl.grs2009_59_negation(e))),
     ],
 )
 def test_a_wrong_conclusion_is_refuted_with_a_vertex_or_optimum(fn, wrong):
@@ -113,16 +117,16 @@ def test_a_wrong_conclusion_is_refuted_with_a_vertex_or_optimum(fn, wrong):
 
 def test_repaired_lemma_5_8_counterexample_is_an_exact_vertex():
     found = enc.search(
-        2, F(1, 2), enc.PROPERTIES["grs2011.lemma5.8"], 60, negation=lambda e: e.n_slack() > e.n_zero_cols() - 1
+        2, F(1, 2), sl.PROPERTIES["grs2011.lemma5.8"], 60, negation=lambda e: e.n_slack() > e.n_zero_cols() - 1
     )
     cex = found.counterexample
-    assert cex is not None and enc.is_vertex(cex.x, cex.a)
+    assert cex is not None and mv.is_vertex(cex.x, cex.a)
 
 
-@pytest.mark.parametrize("cid", sorted(enc.PROPERTIES))
+@pytest.mark.parametrize("cid", sorted(sl.PROPERTIES))
 def test_contradictory_premise_fires_the_vacuity_guard(cid):
     with pytest.raises(VacuousPremise):
-        enc.search(2, F(1, 2), enc.PROPERTIES[cid], 30, premise=lambda e: e.x[0][0] < 0)
+        enc.search(2, F(1, 2), sl.PROPERTIES[cid], 30, premise=lambda e: e.x[0][0] < 0)
 
 
 def test_contradictory_premise_fails_the_check():
@@ -159,34 +163,34 @@ def test_lemma_5_4_at_alpha_one_is_refuted():
 
 
 def test_wrong_remap_is_refuted():
-    rec = s.lemma_5_10(CTX, remap=lambda sig: list(reversed(remap_from_signature(sig))), plan=VERTEX_PLAN)
+    rec = vr.lemma_5_10(CTX, remap=lambda sig: list(reversed(remap_from_signature(sig))), plan=VERTEX_PLAN)
     assert_refuted(rec, "Y o T")
-    rec = s.grs2009_lemma_5_11(CTX, remap=lambda sig: list(reversed(s.grs2009_remap(sig))), plan=VERTEX_PLAN)
+    rec = vr.grs2009_lemma_5_11(CTX, remap=lambda sig: list(reversed(vr.grs2009_remap(sig))), plan=VERTEX_PLAN)
     assert_refuted(rec, "Y o T")
 
 
 def test_p1_p3_lists_equal_brute_force_to_n_3():
-    rec = s.lemma_5_10(CTX, plan={F(1, 2): 3})
+    rec = vr.lemma_5_10(CTX, plan={F(1, 2): 3})
     assert rec.values["enumeration_vs_brute_force"].count("listed") == 3
     for n in (1, 2, 3):
-        brute, _ = s.brute_force_signatures(n, enc.p1_p3)
-        assert sorted(enc.render(x) for x in s.interval_signatures(n)) == brute
+        brute, _ = vr.brute_force_signatures(n, sl.p1_p3)
+        assert sorted(enc.render(x) for x in vr.interval_signatures(n)) == brute
 
 
 def test_flipped_column_pattern_of_grs2009_lemma_5_10_is_refuted():
     def flipped(n, lo, hi):
         return [DOWN if i < lo else (SLACK if i < hi else UP) for i in range(n)]
 
-    assert_refuted(s.grs2009_lemma_5_10(CTX, stated=flipped), "stated")
+    assert_refuted(vr.grs2009_lemma_5_10(CTX, stated=flipped), "stated")
 
 
 def test_grs2009_lemma_5_10_symbolic_cases_are_not_vacuous():
     """A wrong ratio (alpha instead of 1/alpha in the up rows) is not simplified to an identity."""
-    i = s._a - 1 - s._s
-    b = s.sp.Symbol("b", integer=True, nonnegative=True)
-    wrong = s._column_sum(i + 1, s._a, b, True) - s.al * s._column_sum(i, s._a, b, True)
-    assert s.sp.simplify(wrong) != 0
-    assert all(s.grs2009_lemma510_cases().values())
+    i = vr._a - 1 - vr._s
+    b = vr.sp.Symbol("b", integer=True, nonnegative=True)
+    wrong = vr._column_sum(i + 1, vr._a, b, True) - vr.al * vr._column_sum(i, vr._a, b, True)
+    assert vr.sp.simplify(wrong) != 0
+    assert all(vr.grs2009_lemma510_cases().values())
 
 
 def test_figure_3_signature_has_the_structure():
@@ -201,15 +205,15 @@ def test_figure_3_signature_has_the_structure():
         "grs2011.lemma5.9",
         "grs2009.lemma5.9",
     ):
-        assert enc.PROPERTIES[cid].holds(sig), cid
-    assert s.grs2009_remap(sig) == remap_from_signature(sig) == [0, 2, 2, 3, 4, 5]
+        assert sl.PROPERTIES[cid].holds(sig), cid
+    assert vr.grs2009_remap(sig) == remap_from_signature(sig) == [0, 2, 2, 3, 4, 5]
 
 
 @pytest.mark.parametrize("n, samples", [(2, 60), (3, 10)])
 def test_z3_negations_agree_with_the_python_properties(n, samples):
     """Each z3 negation is true exactly where the exact Python test of the property fails."""
     rng = random.Random(f"sig-encodings-{n}")
-    sigs = [[list(r) for r in p] for p in s.interval_signatures(n)][::3]
+    sigs = [[list(r) for r in p] for p in vr.interval_signatures(n)][::3]
     for _ in range(samples):
         cols = [
             [ZERO] * n if rng.random() < 0.25 else [rng.choice((DOWN, UP, SLACK)) for _ in range(n)]
@@ -220,7 +224,7 @@ def test_z3_negations_agree_with_the_python_properties(n, samples):
         sigs.append([[cols[j][i] for j in range(n + 1)] for i in range(n)])
     for sig in sigs:
         e = enc.constant_encoding(sig)
-        for cid, prop in enc.PROPERTIES.items():
+        for cid, prop in sl.PROPERTIES.items():
             neg = z3.simplify(prop.negation(e))
             assert z3.is_true(neg) == (not prop.holds(sig)), (cid, sig)
 
@@ -229,12 +233,12 @@ def test_vertex_rank_check_and_purify():
     from udpm.mechanisms import truncated_geometric
 
     t = truncated_geometric(3, F(1, 2))
-    assert enc.is_vertex(t, F(1, 2))
+    assert mv.is_vertex(t, F(1, 2))
     mid = [[(x + y) / 2 for x, y in zip(r1, r2)] for r1, r2 in zip(t, [[F(1, 4)] * 4] * 4)]
-    assert not enc.is_vertex(mid, F(1, 2))
-    assert enc.is_vertex(enc.purify(mid, F(1, 2)), F(1, 2))
+    assert not mv.is_vertex(mid, F(1, 2))
+    assert mv.is_vertex(mv.purify(mid, F(1, 2)), F(1, 2))
 
 
 def test_every_check_takes_findings_parameters():
-    for fn in (s.lemma_5_8, s.lemma_5_10, s.grs2009_lemma_5_10):
+    for fn in (s.lemma_5_8, vr.lemma_5_10, vr.grs2009_lemma_5_10):
         assert "ctx" in inspect.signature(fn).parameters
