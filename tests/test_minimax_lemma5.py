@@ -1,4 +1,5 @@
-"""gs2010 Lemma 5: the paper's argument computed for all n, its printed steps checked as printed, false variants."""
+"""gs2010 Lemma 5 (proofs/minimax_lemma5.py, obligations in proofs/minimax_perturbation.py): the paper's argument
+computed for all n, its printed steps checked as printed, false variants."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 import z3
 
 from proofs import minimax_lemma5 as l5
+from proofs import minimax_perturbation as pt
 from udpm.claims import Context
 from udpm.errors import VacuousPremise
 from udpm.evidence import Status, grid_text
@@ -68,12 +70,12 @@ def test_the_printed_proof_has_three_wrong_steps_each_with_an_exact_counterexamp
 @pytest.mark.parametrize(
     ("variant", "part", "shown"),
     [
-        (l5.Variant(split=1), "case 1 (2i <= j+k, rows r <= i): L does not increase", "l_r_j"),
-        (l5.Variant(loss=l5.SIDED), "case 1 (2i <= j+k, rows r <= i): L does not increase", "l_r_k"),
-        (l5.Variant(loss=l5.NONE), "case 1 (2i <= j+k, rows r <= i): L does not increase", "l_r_k"),
-        (l5.Variant(delta_scale=Fraction(2)), "case 1 (2i <= j+k, rows r <= i): alpha-DP", "delta"),
-        (l5.Variant(tie_dp=False), "case 1 (2i <= j+k, rows r <= i): L' strictly decreases", "x_im1_k = 0"),
-        (l5.Variant(gap=1), "step 3: no violating pair => pattern", "no c1 with c2 = c1 + 1"),
+        (pt.Variant(split=1), "case 1 (2i <= j+k, rows r <= i): L does not increase", "l_r_j"),
+        (pt.Variant(loss=pt.SIDED), "case 1 (2i <= j+k, rows r <= i): L does not increase", "l_r_k"),
+        (pt.Variant(loss=pt.NONE), "case 1 (2i <= j+k, rows r <= i): L does not increase", "l_r_k"),
+        (pt.Variant(delta_scale=Fraction(2)), "case 1 (2i <= j+k, rows r <= i): alpha-DP", "delta"),
+        (pt.Variant(tie_dp=False), "case 1 (2i <= j+k, rows r <= i): L' strictly decreases", "x_im1_k = 0"),
+        (pt.Variant(gap=1), "step 3: no violating pair => pattern", "no c1 with c2 = c1 + 1"),
     ],
 )
 def test_a_false_variant_of_the_argument_is_refuted_with_a_concrete_counterexample(variant, part, shown):
@@ -86,20 +88,20 @@ def test_a_false_variant_of_the_argument_is_refuted_with_a_concrete_counterexamp
 
 def test_the_false_variants_counterexamples_recheck_in_exact_arithmetic():
     rec = Findings("gs2010.lemma5")
-    assert not l5.lemma5_all_n(rec, CTX, l5.Variant(delta_scale=Fraction(2)))
+    assert not l5.lemma5_all_n(rec, CTX, pt.Variant(delta_scale=Fraction(2)))
     v = values(rec.counterexample.split(" fails")[1])
     a, d = v["alpha"], v["delta"]
     yi = (v["x_i_j"] + d * v["x_i_k"], (1 - d) * v["x_i_k"])
     yi1 = (v["x_i1_j"], v["x_i1_k"])
     assert not all(a * yi[c] <= yi1[c] and a * yi1[c] <= yi[c] and yi[c] >= 0 for c in (0, 1))
     rec = Findings("gs2010.lemma5")
-    assert not l5.lemma5_all_n(rec, CTX, l5.Variant(tie_dp=False))
+    assert not l5.lemma5_all_n(rec, CTX, pt.Variant(tie_dp=False))
     v = values(rec.counterexample.split(" fails")[1])
     assert 2 * v["i"] == v["j"] + v["k"] and v["x_im1_k"] == 0 and v["x_i_k"] > v["alpha"] * v["x_i1_k"]
     # the row i-1 a DP mechanism must have: x_(i-1)k >= alpha x_ik > 0; here 0, so L' does not move
     assert v["x_im1_k"] < v["alpha"] * v["x_i_k"]
     rec = Findings("gs2010.lemma5")
-    assert not l5.lemma5_all_n(rec, CTX, l5.Variant(loss=l5.SIDED))
+    assert not l5.lemma5_all_n(rec, CTX, pt.Variant(loss=pt.SIDED))
     v = values(rec.counterexample.split(" fails")[1])
     r, j, k = v["r"], v["j"], v["k"]
     assert j < r < k and v["l_r_j"] > v["l_r_k"]  # one-sided monotone: j and k on opposite sides of r
@@ -107,12 +109,12 @@ def test_the_false_variants_counterexamples_recheck_in_exact_arithmetic():
 
 
 def every_obligation() -> list[Obligation]:
-    v = l5.Variant()
-    obs = [l5.inside_block(c) for c in (l5.CASE1, l5.CASE2)]
-    obs += [l5.small_delta_exists(c) for c in (l5.CASE1, l5.CASE2, l5.CASE2_AS_PRINTED)]
-    for c in (l5.CASE1, l5.CASE2):
-        obs += [l5.boundary(c, v), l5.row_loss(c, v), l5.lprime_row(c, v), l5.lprime_strict(c, v)]
-    obs += [*l5.over_rows(), l5.tight_or_strict(), l5.pattern_step()[0]]
+    v = pt.Variant()
+    obs = [pt.inside_block(c) for c in (pt.CASE1, pt.CASE2)]
+    obs += [pt.small_delta_exists(c) for c in (pt.CASE1, pt.CASE2, pt.CASE2_AS_PRINTED)]
+    for c in (pt.CASE1, pt.CASE2):
+        obs += [pt.boundary(c, v), pt.row_loss(c, v), pt.lprime_row(c, v), pt.lprime_strict(c, v)]
+    obs += [*pt.over_rows(), pt.tight_or_strict(), pt.pattern_step()[0]]
     obs += [l5.printed_chain("j"), l5.printed_chain("k"), l5.printed_delta()]
     return obs
 
@@ -134,8 +136,8 @@ def test_step3_agrees_with_enumeration_up_to_five_columns():
             a_col, b_col = [c[0] for c in cols], [c[1] for c in cols]
             if any(not a_col[j] and not b_col[k] for j in range(m) for k in range(j + 1, m)):
                 continue  # a violating pair: step 2 rules these out
-            assert l5.pattern_holds(a_col, b_col, (2,)) is not None
-            assert l5.pattern_holds(a_col, b_col, (1, 2)) is not None
+            assert pt.pattern_holds(a_col, b_col, (2,)) is not None
+            assert pt.pattern_holds(a_col, b_col, (1, 2)) is not None
 
 
 def test_the_record_does_not_depend_on_what_ran_before():
