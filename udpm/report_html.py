@@ -3,47 +3,103 @@
 :mod:`udpm.notebook` runs ``experiments/report.ipynb``, whose cells display these fragments; they are
 plain functions of the document so they can be tested without a kernel.  Everything here is
 deterministic except timings, which are fenced by :data:`TIMING_START` / :data:`TIMING_END`.
-"""
 
+This module has the report's sections (header, legend, summary, claims table, claim cards, errata) and
+zlcn2013 Theorem 4's ratios; the document reader and HTML primitives are :mod:`udpm.report_document`, the status
+changes :mod:`udpm.report_changes`, the figures :mod:`udpm.report_figures`, the reach and timing data
+:mod:`udpm.report_plots`.  Their public names are importable from here too (the notebook reads them as ``nb.*``).
+"""
 from __future__ import annotations
 
-import base64
-import html
-import io
-import json
-import math
-import os
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping
 from fractions import Fraction
-from pathlib import Path
 
-from .errors import HarnessError
-from .evidence import grid_text, scope_text
-from .tables import PAPER_TABLES
+from .report_changes import changes_html, load_baseline, status_changes, transitions
+from .report_document import (
+    BASELINE,
+    EVIDENCE,
+    NO_REASON,
+    PAPERS,
+    REPORT_LINK,
+    SCHEMA,
+    STATUS_COLOURS,
+    STATUSES,
+    TIMING_END,
+    TIMING_START,
+    VALUE_CHARS,
+    ReportFailed,
+    _ordered,
+    _plural,
+    _table,
+    _value_html,
+    badge,
+    bounded_n_max,
+    claim_link,
+    esc,
+    grid_lines,
+    instances_text,
+    load_results,
+    methods,
+    scope_of,
+)
+from .report_figures import figure_item, figure_png, figures_html, plot_html, png_html, printed_html
+from .report_plots import family, laplace_factor, reach, reach_html, timing_table_html, timings
 
-PAPERS = ("grs2011", "grs2009", "gs2010", "zlcn2013")
-STATUSES = ("proved", "verified", "tested", "reproduced", "erratum", "refuted", "inconclusive", "error", "pending")
-EVIDENCE = ("all-n", "bounded", "sampled", "table", "none")
-STATUS_COLOURS = {
-    "proved": "#116329",
-    "verified": "#1a7f37",
-    "tested": "#0a6b74",
-    "reproduced": "#0550ae",
-    "erratum": "#9a6700",
-    "refuted": "#cf222e",
-    "inconclusive": "#8250df",
-    "error": "#82071e",
-    "pending": "#6e7781",
-}
-TIMING_START = "<!--timing-->"
-TIMING_END = "<!--/timing-->"
-REPORT_LINK = "build/report.html"
-VALUE_CHARS = 600  # longer values are cut in the report (the JSON has them whole)
-SCHEMA = 2  # the version of the results document this report reads (udpm.report.SCHEMA)
-BASELINE = PAPER_TABLES / "status_baseline.json"
-NO_REASON = "reason not recorded"
+__all__ = [
+    "BASELINE",
+    "EVIDENCE",
+    "GRID_MEANING",
+    "NO_REASON",
+    "PAPERS",
+    "REPORT_LINK",
+    "SCHEMA",
+    "STATUSES",
+    "STATUS_COLOURS",
+    "STATUS_MEANING",
+    "TIMING_END",
+    "TIMING_START",
+    "VALUE_CHARS",
+    "ReportFailed",
+    "_location",
+    "_ordered",
+    "_plural",
+    "badge",
+    "bounded_n_max",
+    "changes_html",
+    "claim_cards_html",
+    "claim_link",
+    "claims_table_html",
+    "errata",
+    "errata_html",
+    "errata_summary",
+    "esc",
+    "family",
+    "figure_item",
+    "figure_png",
+    "figures_html",
+    "grid_lines",
+    "header_html",
+    "instances_text",
+    "laplace_factor",
+    "legend_html",
+    "load_baseline",
+    "load_results",
+    "methods",
+    "plot_html",
+    "png_html",
+    "printed_html",
+    "reach",
+    "reach_html",
+    "scope_of",
+    "status_changes",
+    "summary_html",
+    "thm4_ratios",
+    "timing_table_html",
+    "timings",
+    "transitions",
+]
 
 #: What each status means (the legend of the report and the README block), strongest passing status first.
 STATUS_MEANING = {
@@ -70,123 +126,6 @@ GRID_MEANING = (
     "A claim's scope is the grid of the kind that set its status. "
     "A claim whose argument rests on other claims is capped by the weakest of them."
 )
-
-
-class ReportFailed(HarnessError):
-    """The report notebook could not be executed or exported; the message names the cell and its error."""
-
-
-# ----------------------------------------------------------------------------------------------------------------------
-# Reading the results document
-
-
-def load_results(path: str | os.PathLike) -> dict:
-    """The results document written by reproduce.py (schema 2)."""
-    p = Path(path)
-    try:
-        doc = json.loads(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ReportFailed(f"{p} is missing; run: python reproduce.py --report") from None
-    except json.JSONDecodeError as exc:
-        raise ReportFailed(f"{p} is not valid JSON: line {exc.lineno}: {exc.msg}") from None
-    if not isinstance(doc, dict) or doc.get("schema") != SCHEMA or not isinstance(doc.get("claims"), list):
-        raise ReportFailed(f"{p} is not a schema-{SCHEMA} results document")
-    return doc
-
-
-def esc(x: object) -> str:
-    return html.escape(str(x), quote=True)
-
-
-def badge(status: str) -> str:
-    return f'<span class="status status-{esc(status)}">{esc(status)}</span>'
-
-
-def claim_link(cid: str, href_prefix: str = "") -> str:
-    return f'<a href="{esc(href_prefix)}#{esc(cid)}">{esc(cid)}</a>'
-
-
-def scope_of(claim: Mapping) -> str:
-    """The claim's scope text (the grid of its status's evidence kind), or '—' when it decided nothing."""
-    return claim.get("scope") or scope_text(claim) or "—"
-
-
-def grid_lines(claim: Mapping) -> list[tuple[str, str]]:
-    """(kind, grid text) for every kind of evidence the claim decided, strongest first; K for sampled."""
-    grid = claim.get("grid") or {}
-    out = []
-    for kind in _ordered(grid, EVIDENCE):
-        if not grid[kind]:
-            continue
-        text = grid_text(grid[kind], kind)
-        if kind == "sampled":
-            text += f" (K={claim.get('samples', 0)})"
-        out.append((kind, text))
-    return out
-
-
-def bounded_n_max(claim: Mapping) -> int | None:
-    """The largest n of the claim's bounded grid (None: no bounded instance with a concrete n)."""
-    ns = [n for row in (claim.get("grid") or {}).get("bounded") or [] for n in row.get("n") or [] if n is not None]
-    return max(ns) if ns else None
-
-
-def instances_text(claim: Mapping) -> str:
-    """'43 decided: 43 hold', '12 decided: 11 hold, 1 counterexample', or 'none decided'."""
-    counts = claim.get("instances") or {}
-    decided = counts.get("decided", 0)
-    if not decided:
-        return "none decided"
-    parts = [f"{counts.get('holds', 0)} hold"]
-    for key, one, many in (
-        ("counterexample", "counterexample", "counterexamples"),
-        ("inconclusive", "inconclusive", "inconclusive"),
-    ):
-        k = counts.get(key, 0)
-        if k:
-            parts.append(f"{k} {one if k == 1 else many}")
-    return f"{decided} decided: " + ", ".join(parts)
-
-
-def methods(claim: Mapping) -> list[dict]:
-    """The decided instances grouped by (kind, method, covers), in first-seen order, with their count and outcomes."""
-    groups: dict[tuple[str, str, str], Counter] = {}
-    for d in claim.get("decisions") or []:
-        key = (d.get("kind", ""), d.get("method", ""), d.get("covers", ""))
-        groups.setdefault(key, Counter())[d.get("outcome", "")] += 1
-    return [
-        {"kind": k, "method": m, "covers": c, "instances": sum(n.values()), "outcomes": dict(sorted(n.items()))}
-        for (k, m, c), n in groups.items()
-    ]
-
-
-def _plural(n: int, one: str, many: str | None = None) -> str:
-    return f"{n} {one if n == 1 else (many or one + 's')}"
-
-
-def _ordered(keys: Iterable[str], order: Sequence[str]) -> list[str]:
-    keys = set(keys)
-    return [k for k in order if k in keys] + sorted(keys - set(order))
-
-
-def _table(
-    head: Sequence[str], rows: Iterable[Sequence[str]], *, id: str = "", cls: str = "", num: Iterable[int] = ()
-) -> str:
-    """An HTML table from already-escaped cells; columns in ``num`` are right-aligned."""
-    num = set(num)
-    attrs = (f' id="{esc(id)}"' if id else "") + (f' class="{esc(cls)}"' if cls else "")
-    out = [f"<table{attrs}>", "<thead><tr>"]
-    right = ' class="num"'
-    out += [f"<th{right if k in num else ''}>{h}</th>" for k, h in enumerate(head)]
-    out.append("</tr></thead><tbody>")
-    for row in rows:
-        tr_cls = ""
-        if isinstance(row, tuple) and len(row) == 2 and isinstance(row[0], str) and row[0].startswith("class="):
-            tr_cls, row = f" {row[0]}", row[1]
-        cells = "".join(f"<td{right if k in num else ''}>{c}</td>" for k, c in enumerate(row))
-        out.append(f"<tr{tr_cls}>{cells}</tr>")
-    out.append("</tbody></table>")
-    return "".join(out)
 
 
 # ----------------------------------------------------------------------------------------------------------------------
@@ -290,12 +229,6 @@ def claims_table_html(doc: Mapping) -> str:
             )
     return _table(["claim", "where", "status", "evidence", "scope", "expected"], rows, id="claims-table")
 
-
-def _value_html(v: object, limit: int = VALUE_CHARS) -> str:
-    s = v if isinstance(v, str) else json.dumps(v, ensure_ascii=False, sort_keys=True)
-    if len(s) > limit:
-        s = s[:limit] + f" … ({len(s) - limit} more characters; whole value in build/results.json)"
-    return f"<code>{esc(s)}</code>"
 
 
 def _grid_html(claim: Mapping) -> str:
@@ -442,249 +375,10 @@ def errata_html(doc: Mapping) -> str:
     )
 
 
-# ----------------------------------------------------------------------------------------------------------------------
-# Status changes since the baseline (paper_tables/status_baseline.json)
-
-
-def load_baseline(path: str | os.PathLike = BASELINE) -> dict | None:
-    """The status baseline {"label", "statuses": {id: status}, "reasons": {id: why}}, or None when absent."""
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return None
-    except json.JSONDecodeError as exc:
-        raise ReportFailed(f"{path} is not valid JSON: line {exc.lineno}: {exc.msg}") from None
-    if not isinstance(data, dict) or not isinstance(data.get("statuses"), dict):
-        raise ReportFailed(f"{path} has no 'statuses' object")
-    return data
-
-
-def status_changes(doc: Mapping, baseline: Mapping | None) -> list[dict]:
-    """Claims of the run whose status differs from the baseline's, in run order: id, before, now, why.
-
-    A claim absent from the baseline counts as changed ("before" is "(new)").  A missing reason reads
-    "reason not recorded".
-
-    >>> doc = {"claims": [{"id": "a", "status": "proved"}, {"id": "b", "status": "tested"}, {"id": "c", "status": "x"}]}
-    >>> base = {"label": "L", "statuses": {"a": "proved", "b": "verified"}, "reasons": {"c": "new check"}}
-    >>> [(r["id"], r["before"], r["now"], r["why"]) for r in status_changes(doc, base)]
-    [('b', 'verified', 'tested', 'reason not recorded'), ('c', '(new)', 'x', 'new check')]
-    """
-    if not baseline:
-        return []
-    before = baseline.get("statuses") or {}
-    reasons = baseline.get("reasons") or {}
-    return [
-        {
-            "id": c["id"],
-            "before": before.get(c["id"], "(new)"),
-            "now": c["status"],
-            "why": reasons.get(c["id"]) or NO_REASON,
-        }
-        for c in doc["claims"]
-        if before.get(c["id"]) != c["status"]
-    ]
-
-
-def transitions(changes: Sequence[Mapping]) -> list[tuple[str, str, int]]:
-    """(before, now, count) of the changes, most frequent first, then alphabetical."""
-    counts = Counter((r["before"], r["now"]) for r in changes)
-    return sorted(((b, n, k) for (b, n), k in counts.items()), key=lambda t: (-t[2], t[0], t[1]))
-
-
-def changes_html(doc: Mapping, baseline: Mapping | None) -> str:
-    if not baseline:
-        return '<p class="note">No status baseline (paper_tables/status_baseline.json) to compare with.</p>'
-    changes = status_changes(doc, baseline)
-    label = esc(baseline.get("label", "the baseline"))
-    if not changes:
-        return f"<p>No claim of this run changed status since {label}.</p>"
-    tally = ", ".join(f"{esc(b)} → {esc(n)}: {k}" for b, n, k in transitions(changes))
-    rows = ([claim_link(r["id"]), badge(r["before"]), badge(r["now"]), esc(r["why"])] for r in changes)
-    return f"<p>{_plural(len(changes), 'claim')} changed status since {label} ({tally}).</p>" + _table(
-        ["claim", "before", "now", "why"], rows, id="changes-table"
-    )
-
-
 def _location(claim: Mapping, erratum: Mapping) -> str:
     """The erratum's entry, prefixed with the claim's place in the paper when the entry is only an index like [0][2]."""
     entry = str(erratum.get("entry", ""))
     return f"{claim.get('where', '')} {entry}".strip() if not entry or entry.startswith("[") else entry
-
-
-# ----------------------------------------------------------------------------------------------------------------------
-# Figures: the regenerated PNGs next to the printed values
-
-
-_FIGURE_NAME = re.compile(r"^(grs2009|grs2011|gs2010|zlcn2013)[._-]+([A-Za-z]+\d*(?:\.\d+)?)")
-
-
-def figure_item(name: str) -> tuple[str, str] | None:
-    """('grs2011', 'fig3') from a figure file name like grs2011_fig3.png or grs2011.fig3-heatmap.png."""
-    m = _FIGURE_NAME.match(Path(name).stem.lower())
-    return (m.group(1), m.group(2)) if m else None
-
-
-def _printed_items(printed_dir: Path, paper: str, item: str) -> list[tuple[str, dict]]:
-    path = Path(printed_dir) / f"{paper}.json"
-    try:
-        items = json.loads(path.read_text(encoding="utf-8")).get("items", {})
-    except (OSError, json.JSONDecodeError):
-        return []
-    pat = re.compile(rf"^{re.escape(item)}(?:[a-z]|[._-]|$)")
-    return [(k, v) for k, v in sorted(items.items()) if pat.match(k) and isinstance(v, dict)]
-
-
-def printed_html(key: str, item: Mapping) -> str:
-    """A printed item exactly as transcribed (strings verbatim)."""
-    vals = item.get("values")
-    if isinstance(vals, list) and vals and all(isinstance(r, list) for r in vals):
-        width = max(len(r) for r in vals)
-        body = _table(
-            [""] + [str(j) for j in range(width)],
-            ([str(i), *(f"<code>{esc(x)}</code>" for x in r)] for i, r in enumerate(vals)),
-            cls="printed",
-        )
-    elif isinstance(vals, list):
-        body = _table([str(j) for j in range(len(vals))], [[f"<code>{esc(x)}</code>" for x in vals]], cls="printed")
-    else:
-        body = _value_html(vals, 1500)
-    parts = [f"<h4>printed: <code>{esc(key)}</code> — {esc(item.get('where', ''))}</h4>"]
-    if item.get("caption"):
-        parts.append(f"<p>{esc(item['caption'])}</p>")
-    if item.get("rows") or item.get("columns"):
-        parts.append(
-            f'<p class="note">rows: {esc(item.get("rows", "—"))}; columns: {esc(item.get("columns", "—"))}</p>'
-        )
-    parts.append(body)
-    if item.get("note"):
-        parts.append(f'<p class="note">transcription note: {esc(item["note"])}</p>')
-    return "".join(parts)
-
-
-def png_html(png: bytes, anchor: str, caption: str, alt: str | None = None) -> str:
-    data = base64.b64encode(png).decode("ascii")
-    return (
-        f'<figure id="{esc(anchor)}"><img alt="{esc(alt or caption)}" src="data:image/png;base64,{data}">'
-        f"<figcaption>{caption}</figcaption></figure>"
-    )
-
-
-def figures_html(doc: Mapping, figures_dir: str | os.PathLike, printed_dir: str | os.PathLike) -> str:
-    """Each regenerated figure PNG beside the printed values of its item and the status of its claim."""
-    fdir = Path(figures_dir)
-    pngs = sorted(fdir.glob("*.png")) if fdir.is_dir() else []
-    claims = {c["id"]: c for c in doc["claims"]}
-    pictured: set[str] = set()
-    out = []
-    for png in pngs:
-        found = figure_item(png.name)
-        caption = f"<code>paper_tables/figures/{esc(png.name)}</code>"
-        side = '<p class="note">No printed item matches this figure\'s name.</p>'
-        if found:
-            paper, item = found
-            ids = [cid for cid in claims if cid == f"{paper}.{item}" or cid.startswith(f"{paper}.{item}")]
-            pictured.update(ids)
-            if ids:
-                caption += " — " + ", ".join(f"{claim_link(i)} {badge(claims[i]['status'])}" for i in ids)
-            items = _printed_items(Path(printed_dir), paper, item)
-            if items:
-                side = "".join(printed_html(k, v) for k, v in items)
-        out.append(
-            f'<div class="pair">{png_html(png.read_bytes(), f"figure-{png.stem}", caption, png.stem)}'
-            f"<div>{side}</div></div>"
-        )
-    if not pngs:
-        out.append(
-            '<p class="note">No regenerated figures found in paper_tables/figures/ (they are written by '
-            "<code>python -m experiments.figures</code>).</p>"
-        )
-    missing = [cid for cid in claims if re.match(r"fig\d", cid.partition(".")[2]) and cid not in pictured]
-    if missing:
-        out.append(
-            '<p class="note">No regenerated picture for '
-            + ", ".join(claim_link(cid) for cid in missing)
-            + "; their printed and exact values are in the claim cards.</p>"
-        )
-    return "".join(out)
-
-
-def figure_png(fig: object, dpi: int = 100) -> bytes:
-    """Deterministic PNG bytes of a matplotlib figure (no software/date metadata); closes the figure."""
-    import matplotlib.pyplot as plt
-
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=dpi, metadata={"Software": None})
-    plt.close(fig)
-    return buf.getvalue()
-
-
-def plot_html(fig: object, anchor: str, caption: str, *, timing: bool = False) -> str:
-    """A matplotlib figure inlined as a base64 PNG; ``timing`` fences it as run-dependent."""
-    out = png_html(figure_png(fig), anchor, caption, alt=re.sub("<[^>]+>", "", caption))
-    return f"{TIMING_START}{out}{TIMING_END}" if timing else out
-
-
-# ----------------------------------------------------------------------------------------------------------------------
-# Data for the plots (read from the results document, nothing recomputed)
-
-
-def laplace_factor(a: float) -> float:
-    """grs2011 Theorem A.2's approximation factor (1+a)/(2 sqrt a) of the Laplace mechanism (for plotting)."""
-    return (1 + a) / (2 * math.sqrt(a))
-
-
-def family(cid: str) -> str:
-    """The lemma family of a claim id: paper plus the item kind and section, e.g. grs2011.lemma5.3 -> grs2011.lemma5."""
-    paper, _, local = cid.partition(".")
-    m = re.match(r"[A-Za-z-]+\d*", local)
-    return f"{paper}.{m.group(0) if m else local}"
-
-
-def reach(doc: Mapping) -> list[dict]:
-    """Claims with a bounded grid: id, family, n_max (the largest bounded n), status, evidence (run order).
-
-    Read from ``grid["bounded"]``, whatever kind set the status: a bounded cross-check beside an all-n proof counts.
-    """
-    out = []
-    for c in doc["claims"]:
-        n_max = bounded_n_max(c)
-        if n_max is not None:
-            out.append(
-                {
-                    "id": c["id"],
-                    "family": family(c["id"]),
-                    "n_max": n_max,
-                    "status": c["status"],
-                    "evidence": c["evidence"],
-                }
-            )
-    return out
-
-
-def reach_html(doc: Mapping) -> str:
-    rows = reach(doc)
-    if not rows:
-        return '<p class="note">No claim in this run decided a bounded instance.</p>'
-    fams: dict[str, list[dict]] = {}
-    for r in rows:
-        fams.setdefault(r["family"], []).append(r)
-    table = (
-        [
-            esc(f),
-            str(min(r["n_max"] for r in rs)),
-            str(max(r["n_max"] for r in rs)),
-            ", ".join(f"{claim_link(r['id'])} ({r['n_max']})" for r in rs),
-        ]
-        for f, rs in fams.items()
-    )
-    return _table(
-        ["family", "smallest bounded n", "largest bounded n", "claims (largest bounded n)"],
-        table,
-        id="reach-table",
-        num=(1, 2),
-    )
-
 
 _NUM = r"(\d+(?:/\d+)?|\d*\.\d+)"
 _ALPHA_KEY = re.compile(r"(?<![A-Za-z])(?:alpha|a)\s*[=:]\s*" + _NUM, re.IGNORECASE)
@@ -732,16 +426,3 @@ def thm4_ratios(doc: Mapping, claim_id: str = "zlcn2013.thm4") -> tuple[dict | N
             best[key] = row
     out = sorted(best.values(), key=lambda r: (r["alpha_value"], -1 if r["n"] is None else r["n"]))
     return claim, out
-
-
-def timings(doc: Mapping) -> list[tuple[str, float]]:
-    """(claim id, wall-clock seconds) in run order, from the document's top-level "seconds"."""
-    seconds = doc.get("seconds") or {}
-    return [(c["id"], float(seconds.get(c["id"]) or 0.0)) for c in doc["claims"]]
-
-
-def timing_table_html(doc: Mapping, top: int = 10) -> str:
-    rows = sorted(timings(doc), key=lambda t: -t[1])[:top]
-    total = sum(t for _, t in timings(doc))
-    body = _table(["claim", "seconds"], ([claim_link(c), f"{t:.2f}"] for c, t in rows), num=(1,))
-    return f"{TIMING_START}<p>Total check time {total:.1f} s; the {len(rows)} slowest claims:</p>{body}{TIMING_END}"

@@ -1,0 +1,75 @@
+"""The report's status changes: each claim of the run whose status differs from the status baseline
+(``paper_tables/status_baseline.json``: a label, the statuses, and why each one changed).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+# ----------------------------------------------------------------------------------------------------------------------
+# Status changes since the baseline (paper_tables/status_baseline.json)
+from .report_document import BASELINE, NO_REASON, ReportFailed, _plural, _table, badge, claim_link, esc
+
+
+def load_baseline(path: str | os.PathLike = BASELINE) -> dict | None:
+    """The status baseline {"label", "statuses": {id: status}, "reasons": {id: why}}, or None when absent."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except json.JSONDecodeError as exc:
+        raise ReportFailed(f"{path} is not valid JSON: line {exc.lineno}: {exc.msg}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("statuses"), dict):
+        raise ReportFailed(f"{path} has no 'statuses' object")
+    return data
+
+
+def status_changes(doc: Mapping, baseline: Mapping | None) -> list[dict]:
+    """Claims of the run whose status differs from the baseline's, in run order: id, before, now, why.
+
+    A claim absent from the baseline counts as changed ("before" is "(new)").  A missing reason reads
+    "reason not recorded".
+
+    >>> doc = {"claims": [{"id": "a", "status": "proved"}, {"id": "b", "status": "tested"}, {"id": "c", "status": "x"}]}
+    >>> base = {"label": "L", "statuses": {"a": "proved", "b": "verified"}, "reasons": {"c": "new check"}}
+    >>> [(r["id"], r["before"], r["now"], r["why"]) for r in status_changes(doc, base)]
+    [('b', 'verified', 'tested', 'reason not recorded'), ('c', '(new)', 'x', 'new check')]
+    """
+    if not baseline:
+        return []
+    before = baseline.get("statuses") or {}
+    reasons = baseline.get("reasons") or {}
+    return [
+        {
+            "id": c["id"],
+            "before": before.get(c["id"], "(new)"),
+            "now": c["status"],
+            "why": reasons.get(c["id"]) or NO_REASON,
+        }
+        for c in doc["claims"]
+        if before.get(c["id"]) != c["status"]
+    ]
+
+
+def transitions(changes: Sequence[Mapping]) -> list[tuple[str, str, int]]:
+    """(before, now, count) of the changes, most frequent first, then alphabetical."""
+    counts = Counter((r["before"], r["now"]) for r in changes)
+    return sorted(((b, n, k) for (b, n), k in counts.items()), key=lambda t: (-t[2], t[0], t[1]))
+
+
+def changes_html(doc: Mapping, baseline: Mapping | None) -> str:
+    if not baseline:
+        return '<p class="note">No status baseline (paper_tables/status_baseline.json) to compare with.</p>'
+    changes = status_changes(doc, baseline)
+    label = esc(baseline.get("label", "the baseline"))
+    if not changes:
+        return f"<p>No claim of this run changed status since {label}.</p>"
+    tally = ", ".join(f"{esc(b)} → {esc(n)}: {k}" for b, n, k in transitions(changes))
+    rows = ([claim_link(r["id"]), badge(r["before"]), badge(r["now"]), esc(r["why"])] for r in changes)
+    return f"<p>{_plural(len(changes), 'claim')} changed status since {label} ({tally}).</p>" + _table(
+        ["claim", "before", "now", "why"], rows, id="changes-table"
+    )
