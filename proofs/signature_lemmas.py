@@ -28,7 +28,6 @@ from udpm.signatures import (
     zero_columns,
 )
 
-
 # --- lemma negations, as formulas over the signature Booleans -----------------------------------
 
 
