@@ -499,6 +499,9 @@ def closed_forms(n: int, t1: int, t2: int | None, exact: dict, ctx: Context) -> 
                 merged.append([L, U])
         r_k = KA.from_sympy(ivs[0][2])
         inside = [A for A in sorted(exact) if any(L <= A and (U is None or A <= U) for L, U in merged)]
+        over = [A for A in inside if exact[A][0] is not None and exact[A][0] < _at(r_k, A)]
+        if over:  # a proved lower bound above the exact maximum: a harness error, never a verdict
+            raise AssertionError(f"n={n}, theta={theta_text(t1, t2)}: r(A) = {text} exceeds the exact ratio at {over}")
         out.append(
             {
                 "r(A)": text,
@@ -565,8 +568,9 @@ def two_approximation(ctx: Context, factor: Fraction | int = 2) -> Findings:
         "is solved with A a symbol; 'proved' is the rational interval of A on which that basis stays primal and "
         "dual feasible (exact root isolation of the sign conditions), so on it the consumer w(A) has ratio r(A) "
         "exactly and the worst ratio is >= r(A) (a proof, every A in it); 'equals_exact_at' lists the grid alphas "
-        "where r(A) is the exact worst ratio decided above: that no other legal vertex does better between them is "
-        "sampled in A, not proved"
+        "where r(A) is the exact worst ratio decided above (that no other legal vertex does better between them is "
+        "sampled in A, not proved), 'differs_at' those where another basis gives a larger ratio (the piece is then a "
+        "lower bound only; a piece above the exact ratio would be a harness error)"
     )
     rec.note(
         "exact maximum of the ratio over all consumers (a finite LP family over the legal polytope's vertices, each "

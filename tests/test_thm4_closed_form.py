@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from fractions import Fraction
 
+import pytest
 import sympy as sp
 
 from proofs import countrange_lp as cr
@@ -63,3 +64,16 @@ def test_claim_records_the_closed_forms():
     assert pieces[0]["proved"][0].startswith("(1, ") and pieces[1]["proved"][0].endswith(", inf)")
     assert all(not p["differs_at"] for p in pieces)
     assert pieces[1]["equals_exact_at"] == ["2", "100"]
+
+
+def test_closed_form_above_the_exact_ratio_is_a_harness_error(monkeypatch):
+    real = cr.parametric_ratio
+
+    def inflated(*args, **kw):
+        out = real(*args, **kw)
+        return {**out, "r": out["r"] * 2}
+
+    monkeypatch.setattr(cr, "parametric_ratio", inflated)
+    exact = {A: cr.worst_ratio(3, A, 1, 2, CTX) for A in (Fraction(2), Fraction(10))}
+    with pytest.raises(AssertionError, match="exceeds the exact ratio"):
+        cr.closed_forms(3, 1, 2, exact, CTX)
