@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from udpm import executor
 from udpm.cache import Cache, cacheable, code_hash, from_payload, to_payload
 from udpm.claims import Context, load_checkers
@@ -72,6 +74,20 @@ def test_code_hash_follows_the_check_module_and_its_imports(tmp_path):
     (tmp_path / "udpm" / "core.py").write_text("X = 2\n")
     code_hash.cache_clear()
     assert code_hash("proofs.a", tmp_path) != changed
+    code_hash.cache_clear()
+
+
+@pytest.mark.parametrize("statement", ["from .b import f", "from . import b", "from proofs import b"])
+def test_code_hash_follows_relative_imports_too(tmp_path, statement):
+    for d in ("udpm", "proofs"):
+        (tmp_path / d).mkdir()
+    (tmp_path / "proofs" / "a.py").write_text(statement + "\n")
+    (tmp_path / "proofs" / "b.py").write_text("def f(): return 1\n")
+    code_hash.cache_clear()
+    before = code_hash("proofs.a", tmp_path)
+    (tmp_path / "proofs" / "b.py").write_text("def f(): return 2\n")
+    code_hash.cache_clear()
+    assert code_hash("proofs.a", tmp_path) != before
     code_hash.cache_clear()
 
 

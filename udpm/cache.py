@@ -71,15 +71,21 @@ def _engine_versions() -> str:
     return "; ".join(out)
 
 
-def _local_imports(path: Path) -> list[str]:
-    """The proofs/experiments modules a module imports (any level of the file)."""
+def _local_imports(path: Path, module: str) -> list[str]:
+    """The proofs/experiments modules that ``module`` (at ``path``) imports, absolutely or relatively, at any
+    level of the file."""
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     found = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         names = []
         if isinstance(node, ast.Import):
             names = [a.name for a in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:  # from .x import y, from . import x: relative to the package
+                parent = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join(parent + ([node.module] if node.module else []))
+            names = ([base] if node.module else []) + [f"{base}.{a.name}" for a in node.names]
         found += [m for m in names if m.split(".", 1)[0] in ("proofs", "experiments")]
     return found
 
@@ -101,11 +107,12 @@ def code_hash(module: str, root: Path = ROOT) -> str:
     seen: set[Path] = set()
     todo = [module]
     while todo:
-        path = _module_file(todo.pop(), root)
+        name = todo.pop()
+        path = _module_file(name, root)
         if path is None or path in seen:
             continue
         seen.add(path)
-        todo += _local_imports(path)
+        todo += _local_imports(path, name)
     for path in sorted(seen):
         h.update(f"{path.relative_to(root)}\0{_file_digest(path)}\n".encode())
     return h.hexdigest()
