@@ -21,7 +21,7 @@ claim over the whole cone of users W = p_i l(i, r) (:mod:`udpm.every_user`),
 one BOUNDED instance per (n, alpha) of :func:`every_user_reach`.
 
 The other universality claims live in :mod:`proofs.remap_optimality` (LP
-(3)-(7), the Bayes remap, Lemmas 5.2 and 5.7) and
+(3)-(7), the Bayes remap, Lemma 5.2), :mod:`proofs.optimal_vertex` (Lemma 5.7) and
 :mod:`proofs.characterization` (Lemma 5.12, Theorem 3.2, Corollary 3.4,
 grs2009 Theorem 6.1).
 """
