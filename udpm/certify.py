@@ -210,7 +210,7 @@ def _check(std: _Std, z: list[flint.fmpq], y: list[list[flint.fmpq]], basis: lis
     for j in range(std.ncols):
         if j % 512 == 0:
             clock.tick("dual check")
-        reduced[j] = sign_of(B.reduced(y, j))
+        reduced[j] = B.reduced_sign(y, j)
         if reduced[j] < 0:
             raise CertificationFailed(f"dual feasibility: reduced cost of {_label(std, j)} is negative")
     for j in range(std.ncols):
@@ -241,8 +241,10 @@ def _second_optimum(std: _Std, z, basis, free: list[int], clock: _Clock) -> int 
         return None  # an artificial left basic at 0 by the two-phase simplex: the face LP decides
     B = _Basis(std, basis, clock)
     zero_basic = [pos for pos, j in enumerate(basis) if z[j] == 0]
-    for start in range(0, len(free), SECOND_OPTIMUM_BATCH):
-        batch = free[start : start + SECOND_OPTIMUM_BATCH]
+    start, size = 0, 4  # 4 columns first, then batches growing to SECOND_OPTIMUM_BATCH
+    while start < len(free):
+        batch = free[start : start + size]
+        start, size = start + size, min(4 * size, SECOND_OPTIMUM_BATCH)
         if not zero_basic:
             return batch[0]  # nondegenerate: every edge leaves the vertex with t > 0
         w = B._solve([[std.cols[j].get(k, ZERO) for j in batch] for k in range(std.m)])
@@ -283,7 +285,9 @@ def _decide_unique(std: _Std, z, basis, reduced, clock: _Clock) -> tuple[bool, t
     return True, aux.y_components[0]
 
 
-def _check_unique(std: _Std, reduced: dict[int, int], witness: Sequence[object] | None, clock: _Clock) -> None:
+def _check_unique(
+    std: _Std, reduced: dict[int, int], witness: Sequence[object] | None, clock: _Clock, factored=()
+) -> None:
     """Exact check that the optimum certified by a dual with reduced-cost signs ``reduced`` is unique.
 
     Every optimal z lies on the face F = {z >= 0 : A z = b, z_j = 0 where d_j > 0}.  The witness u
@@ -308,6 +312,8 @@ def _check_unique(std: _Std, reduced: dict[int, int], witness: Sequence[object] 
             raise CertificationFailed(f"uniqueness: the witness has -A_j·u < 0 at {_label(std, j)} (reduced cost 0)")
         if au == 0:
             free.append(j)
+    if set(free) <= set(factored):
+        return  # columns of a basis this solve factored exactly (SparseLU raises Singular otherwise)
     if sparse_rank([std.cols[j] for j in free], clock) != len(free):
         raise CertificationFailed(
             f"uniqueness: the optimum is not proved unique: the {len(free)} columns with reduced cost 0 "
@@ -421,7 +427,8 @@ def _solve(
         reduced = _check(std, z, y, basis, clock)
     unique, witness = _decide_unique(std, z, basis, reduced, clock) if decide_unique else (None, None)
     if unique:
-        _check_unique(std, reduced, witness, clock)  # the claim as exported: re-provable from y and the witness
+        # the claim as exported: re-provable from y and the witness (the basis was factored exactly)
+        _check_unique(std, reduced, witness, clock, factored=basis)
     ncomp = len(std.atoms)
     y_comp = tuple(tuple(_f(y[k][t]) for k in range(std.m)) for t in range(ncomp))
     y_val = tuple(combo_value({std.atoms[t]: y_comp[t][k] for t in range(ncomp)}) for k in range(std.m))

@@ -57,10 +57,11 @@ class _Clock:
 # ---------------------------------------------------------------- sparse exact elimination
 
 
-def _eliminate(rows: list[dict[int, flint.fmpq]], rhs: list[list[flint.fmpq]] | None, clock: _Clock):
+def _eliminate(rows: list[dict[int, flint.fmpq]], rhs: list[list[flint.fmpq]] | None, clock: _Clock, ops=None):
     """Gaussian elimination with a minimum-degree pivot order; modifies rows/rhs in place.
 
     Returns the pivots [(row, col)] in order; every later row has the earlier pivot columns removed.
+    ``ops``, a list, receives every row operation (q, p, f): row q -= f * row p, in order (see SparseLU).
     """
     col_rows: dict[int, set[int]] = {}
     for r, row in enumerate(rows):
@@ -92,6 +93,8 @@ def _eliminate(rows: list[dict[int, flint.fmpq]], rhs: list[list[flint.fmpq]] | 
                 clock.tick("elimination")
             qrow = rows[q]
             f = qrow[c] / piv
+            if ops is not None:
+                ops.append((q, p, f))
             for k, v in prow.items():
                 nv = qrow.get(k, ZERO) - f * v
                 if nv == 0:
@@ -143,6 +146,79 @@ def sparse_solve(rows: list[dict[int, flint.fmpq]], rhs: list[list[flint.fmpq]],
     return [x[c] for c in range(nvars)]
 
 
+class SparseLU:
+    """One exact factorisation of a square sparse matrix, for any number of solves with it and its transpose.
+
+    The elimination's row operations E_t (row q -= f row p) give M B = U with M = E_T ... E_1 and U the
+    eliminated rows, upper triangular in pivot order.  B x = r: U x = M r (the operations on r, then back
+    substitution).  B^T y = r: U^T w = r (forward substitution in pivot order), then y = M^T w (the
+    transposed operations in reverse: w_p -= f w_q).  Raises Singular when B is singular."""
+
+    def __init__(self, rows: list[dict[int, flint.fmpq]], nvars: int, clock: _Clock):
+        self.rows = [dict(r) for r in rows]
+        self.ops: list[tuple[int, int, flint.fmpq]] = []
+        self.pivots = _eliminate(self.rows, None, clock, self.ops)
+        self.nvars, self.clock = nvars, clock
+        if len(self.pivots) != nvars or len(self.rows) != nvars:
+            raise Singular(f"basis matrix is singular (rank {len(self.pivots)} < {nvars})")
+
+    def solve(self, rhs: list[list[flint.fmpq]]) -> list[list[flint.fmpq]]:
+        """B x = rhs (rhs[row] = one value per right-hand side); x[col]."""
+        r = [list(v) for v in rhs]
+        ncomp = len(r[0]) if r else 0
+        for q, p, f in self.ops:
+            rp = r[p]
+            if any(v != 0 for v in rp):
+                rq = r[q]
+                for t in range(ncomp):
+                    if rp[t] != 0:
+                        rq[t] = rq[t] - f * rp[t]
+        x: dict[int, list[flint.fmpq]] = {}
+        for i, (p, c) in enumerate(reversed(self.pivots)):
+            if i % 1024 == 0:
+                self.clock.tick("exact solve")
+            row = self.rows[p]
+            vals = r[p]
+            for k, v in row.items():
+                if k != c:
+                    xk = x[k]
+                    for t in range(ncomp):
+                        if xk[t] != 0:
+                            vals[t] = vals[t] - v * xk[t]
+            piv = row[c]
+            x[c] = [val / piv for val in vals]
+        return [x[c] for c in range(self.nvars)]
+
+    def solve_transposed(self, rhs: list[list[flint.fmpq]]) -> list[list[flint.fmpq]]:
+        """B^T y = rhs (rhs[col] = one value per right-hand side); y[row]."""
+        ncomp = len(rhs[0]) if rhs else 0
+        acc = [list(v) for v in rhs]  # acc[col]: rhs minus the contributions of the pivots solved so far
+        w: dict[int, list[flint.fmpq]] = {}
+        for i, (p, c) in enumerate(self.pivots):
+            if i % 1024 == 0:
+                self.clock.tick("exact solve")
+            row = self.rows[p]
+            piv = row[c]
+            wp = [v / piv for v in acc[c]]
+            w[p] = wp
+            if any(v != 0 for v in wp):
+                for k, v in row.items():
+                    if k != c:
+                        ak = acc[k]
+                        for t in range(ncomp):
+                            if wp[t] != 0:
+                                ak[t] = ak[t] - v * wp[t]
+        y = [w[p] for p in range(self.nvars)]
+        for q, p, f in reversed(self.ops):
+            yq = y[q]
+            if any(v != 0 for v in yq):
+                yp = y[p]
+                for t in range(ncomp):
+                    if yq[t] != 0:
+                        yp[t] = yp[t] - f * yq[t]
+        return y
+
+
 def sparse_rank(rows: list[dict[int, object]], clock: _Clock | None = None) -> int:
     rows_q = [{k: _q(v) for k, v in r.items() if v} for r in rows]
     return len(_eliminate(rows_q, None, clock or _Clock(3600)))
@@ -163,6 +239,7 @@ class _Std:
     atoms: list[sympy.Expr]
     c: list[dict[int, flint.fmpq]]  # per atom: {col: coeff}
     known: dict = field(default_factory=dict)  # basis (tuple) -> its exact (z, y), when already solved
+    factor: tuple | None = None  # (basis tuple, SparseLU) of the last basis factored (udpm.exact_simplex)
 
 
 def standard_form(lp: LinearProgram, objective=None) -> _Std:

@@ -11,7 +11,7 @@ import flint
 import sympy
 
 from .errors import CertificationFailed
-from .exact_lp import ZERO, Q, Singular, Unbounded, _Clock, _f, _Std, sparse_solve
+from .exact_lp import ZERO, Q, Singular, SparseLU, Unbounded, _Clock, _f, _Std
 from .exact_signs import ONE_ATOM, sign_of
 
 
@@ -21,17 +21,27 @@ class _Basis:
         if len(basis) != std.m or len(set(basis)) != std.m:
             raise Singular(f"a basis needs {std.m} distinct columns, got {len(set(basis))}")
 
+    def lu(self) -> SparseLU:
+        """The exact factorisation of B (one per basis: kept on std for the last basis factored)."""
+        std, key = self.std, tuple(self.basis)
+        if std.factor is not None and std.factor[0] == key:
+            std.factor[1].clock = self.clock
+            return std.factor[1]
+        rows: list[dict[int, flint.fmpq]] = [dict() for _ in range(std.m)]
+        for pos, j in enumerate(self.basis):
+            for k, a in std.cols[j].items():
+                rows[k][pos] = a
+        lu = SparseLU(rows, std.m, self.clock)
+        std.factor = (key, lu)
+        return lu
+
     def _solve(self, rhs: list[list[flint.fmpq]]) -> list[list[flint.fmpq]]:
         """B w = rhs (B's basic columns as sparse rows: entry [k][pos] = a_(k, basis[pos]))."""
-        rows: list[dict[int, flint.fmpq]] = [dict() for _ in range(self.std.m)]
-        for pos, j in enumerate(self.basis):
-            for k, a in self.std.cols[j].items():
-                rows[k][pos] = a
-        return sparse_solve(rows, rhs, self.std.m, self.clock)
+        return self.lu().solve(rhs)
 
     def solve_transposed(self, rhs: list[list[flint.fmpq]]) -> list[list[flint.fmpq]]:
         """B^T v = rhs (row pos of B^T is basic column basis[pos])."""
-        return sparse_solve([dict(self.std.cols[j]) for j in self.basis], rhs, self.std.m, self.clock)
+        return self.lu().solve_transposed(rhs)
 
     def primal(self) -> list[flint.fmpq]:
         std = self.std
@@ -61,6 +71,18 @@ class _Basis:
             if d != 0:
                 out[atom] = _f(d)
         return out
+
+    def reduced_sign(self, y: list[list[flint.fmpq]], j: int) -> int:
+        """sign_of(self.reduced(y, j)), in FLINT rationals when the objective is rational (no Fractions)."""
+        std = self.std
+        if len(std.atoms) != 1:
+            return sign_of(self.reduced(y, j))
+        d = std.c[0].get(j, ZERO)
+        for k, a in std.cols[j].items():
+            yk = y[k][0]
+            if yk != 0:
+                d -= a * yk
+        return (d > 0) - (d < 0)
 
     def direction(self, j: int) -> list[flint.fmpq]:
         std = self.std

@@ -33,7 +33,6 @@ import flint
 
 from .errors import CertificationFailed, SolverTimeout
 from .exact_lp import ZERO, Q, Singular, _Clock, _Std
-from .exact_signs import sign_of
 
 MAX_ROUNDS = 40  # refinement rounds (residual re-solves); 0 = HiGHS's basis as it is (the unrefined path)
 MAX_EXACT_CHECKS = 6  # exact factorisations of a candidate basis during refinement
@@ -177,7 +176,7 @@ class _Model:
         return self.run()
 
 
-def _native_start(std: _Std, cost: list[flint.fmpq], timeout_s: float):
+def _native_start(std: _Std, cost: list[flint.fmpq], timeout_s: float, options: dict):
     """HiGHS's optimal basis of the LP with its inequality rows as row bounds (no slack columns: about half
     the simplex iterations of the standard form on the grs2011 LP), translated to the standard form's
     (col_status, row_status); None when that solve is not optimal (the standard form then starts cold)."""
@@ -188,6 +187,8 @@ def _native_start(std: _Std, cost: list[flint.fmpq], timeout_s: float):
     h.silent()
     h.setOptionValue("time_limit", float(timeout_s))
     h.setOptionValue("presolve", "off")
+    for opt, v in options.items():
+        h.setOptionValue(opt, v)
     nx, m = std.nx, std.m
     starts, idx, val = [], [], []
     for j in range(nx):
@@ -237,15 +238,13 @@ def exactly_optimal(std: _Std, basis: list[int], clock: _Clock):
     from .exact_simplex import _Basis
 
     B = _Basis(std, basis, clock)
-    z = B.primal()
     y = B.dual()
-    if any(v < 0 for v in z):
-        return False, z, y
     in_basis = set(basis)
     for j in range(std.ncols):
-        if j not in in_basis and sign_of(B.reduced(y, j)) < 0:
-            return False, z, y
-    return True, z, y
+        if j not in in_basis and B.reduced_sign(y, j) < 0:
+            return False, None, y  # not dual feasible: the primal solve is spared
+    z = B.primal()
+    return all(v >= 0 for v in z), z, y
 
 
 def _complete(std: _Std, basis: list[int], clock: _Clock) -> list[int]:
@@ -265,8 +264,9 @@ def refined_basis(std: _Std, timeout_s: float) -> list[int] | None:
     LAST.clear()
     deadline = time.perf_counter() + timeout_s
     first = None
-    start = _native_start(std, _objective(std), timeout_s) if WARM_START else None
-    for options in ATTEMPTS if MAX_ROUNDS else ATTEMPTS[:1]:
+    attempts = ATTEMPTS if MAX_ROUNDS else ATTEMPTS[:1]
+    start = _native_start(std, _objective(std), timeout_s, {}) if WARM_START else None
+    for options in attempts:
         left = deadline - time.perf_counter()
         if left <= 0:
             break
@@ -340,7 +340,8 @@ def _attempt(std: _Std, timeout_s: float, options: dict, LAST: dict, warm=None) 
                 LAST["converged"] = True
                 basis = full
                 break
-            x, y = z, [v[0] for v in yy] if len(std.atoms) == 1 else y
+            x = x if z is None else z
+            y = [v[0] for v in yy] if len(std.atoms) == 1 else y
             continue  # rescale to the exact solutions' violations
         if LAST["rounds"] >= MAX_ROUNDS:
             break
