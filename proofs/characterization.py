@@ -20,6 +20,7 @@ import itertools
 from collections.abc import Callable, Sequence
 from fractions import Fraction as F
 
+from proofs.degenerate_alpha import decide_alpha_one
 from udpm import linalg
 from udpm.certificates import certificate_of
 from udpm.certify import Certified, column_label, solve, vertex_reduced_costs
@@ -410,9 +411,21 @@ def range_n_scan(ctx: Context, claim: str, witness_gamma: F, claimed: Callable[[
 def permutations_of_t(
     ctx: Context, witness_gamma: F = F(0), claimed: Callable[[Sequence[int]], bool] = is_permutation
 ) -> Findings:
-    """grs2011 Corollary 3.4: a mechanism with range N is universally utility-maximizing iff it is pi o T for a
-    permutation pi; the 'only if' direction through the Lemma 5.12 user, checked for small n."""
-    return range_n_scan(ctx, "grs2011.cor3.4", witness_gamma, claimed)
+    """grs2011 Corollary 3.4: for n >= 1 and alpha in [0, 1], a mechanism with range N is universally
+    utility-maximizing iff it is pi o T for a permutation pi; the 'only if' direction through the Lemma 5.12 user
+    for alpha in (0, 1), and the printed boundary alpha = 1 (proofs.degenerate_alpha), checked for small n."""
+    rec = range_n_scan(ctx, "grs2011.cor3.4", witness_gamma, claimed)
+    decide_alpha_one(rec, ctx, ALPHA_ONE_CANDIDATE, 3 if ctx.quick else 4)
+    rec.value(
+        corrected_statement="alpha in [0, 1) instead of [0, 1]; at alpha = 1 every 1-DP mechanism (equal rows) "
+        "is universally utility-maximizing (the SMT query of each alpha = 1 instance does not depend on X)",
+        corrected_scope="the instances at alpha in (0, 1) of this record; alpha = 0 is not decided here",
+    )
+    return rec
+
+
+#: Corollary 3.4's counterexample at alpha = 1: every row (2/3, 1/3, 0, ...), not pi o T under either reading.
+ALPHA_ONE_CANDIDATE = (F(2, 3), F(1, 3))
 
 
 @checks("grs2009.thm6.1")
@@ -421,4 +434,10 @@ def uniqueness_up_to_permutation(
 ) -> Findings:
     """grs2009 Theorem 6.1: among range-N mechanisms the geometric mechanism G is the unique simultaneously optimal
     one up to a permutation; its proof's user (uniform prior, binary loss) is checked to have G as unique optimum."""
-    return range_n_scan(ctx, "grs2009.thm6.1", witness_gamma, claimed)
+    rec = range_n_scan(ctx, "grs2009.thm6.1", witness_gamma, claimed)
+    rec.note(
+        "the printed range alpha in [0, 1] includes alpha = 1, where grs2009's geometric distribution "
+        "(1 - alpha)/(1 + alpha) alpha^|z| is 0 everywhere: x^G, and so the statement, is undefined there (unlike "
+        "grs2011, which defines the 1-geometric mechanism, and whose Corollary 3.4 fails at alpha = 1)"
+    )
+    return rec

@@ -25,6 +25,11 @@ CTX = Context()
 ALPHAS = "alpha=1/100, 1/3, 1/2, 99/100"
 
 
+def cor34_below_one(ctx, witness_gamma=F(0), claimed=c.is_permutation):
+    """grs2011.cor3.4 without its alpha = 1 instances (tests/test_degenerate_alpha.py: refuted there)."""
+    return c.range_n_scan(ctx, "grs2011.cor3.4", witness_gamma, claimed)
+
+
 def _refuted(rec, *words):
     assert rec.status is Status.REFUTED, rec.notes
     cex = rec.counterexample
@@ -64,7 +69,7 @@ def _users_per_cell(ds):
     [
         (r.user_specific_lp, "n<=4"),
         (ov.optimal_vertex_exists, "n<=4"),
-        (c.permutations_of_t, "n<=3"),
+        (cor34_below_one, "n<=3"),
         (c.uniqueness_up_to_permutation, "n<=3"),
     ],
 )
@@ -212,12 +217,12 @@ def test_wrong_lemma_5_12_user_refuted():
     assert rec.result().evidence.value == "bounded"
 
 
-@pytest.mark.parametrize("check", [c.permutations_of_t, c.uniqueness_up_to_permutation])
+@pytest.mark.parametrize("check", [cor34_below_one, c.uniqueness_up_to_permutation])
 def test_every_deterministic_remap_claimed_universal_refuted(check):
     _refuted(check(CTX, claimed=lambda d: True), "certified optimum", "prior")
 
 
-@pytest.mark.parametrize("check", [c.permutations_of_t, c.uniqueness_up_to_permutation])
+@pytest.mark.parametrize("check", [cor34_below_one, c.uniqueness_up_to_permutation])
 def test_a_large_gamma_witness_leaves_the_only_if_part_open(check):
     # gamma = 10 is not "small" at alpha = 99/100: T is then not the witness user's unique optimum.
     rec = check(CTX, witness_gamma=F(10))
