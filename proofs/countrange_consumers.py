@@ -411,27 +411,39 @@ def _record_stats(rec: Findings, stats: dict) -> None:
 
 
 def bounded_grid(ctx: Context) -> int:
-    """n_max of the all-consumers instances: 3 in the quick run, 4 in --full."""
-    return 3 if ctx.quick else 4
+    """n_max of the all-consumers instances: 3 in the quick run, 5 in --full."""
+    return 3 if ctx.quick else 5
+
+
+#: --full: beyond the per-theta sample, BEYOND_PER_N random consumers (random theta, two alphas per n) for each
+#: n up to BEYOND_N (the two-variable arrangement grows fast: about 8 s per (n, alpha) at n = 10).
+BEYOND_N, BEYOND_PER_N = 10, 4
 
 
 # ---------------------------------------------------------------- the sampled cross-check
 
 
 def _consumers(ctx: Context, claim: str, n_max: int, per_theta: int):
-    """(n, zlcn alpha, consumer): the uniform consumer at alpha = 2 and random ones, each drawn once."""
+    """(n, zlcn alpha, consumer): the uniform consumer at alpha = 2 and random ones, each drawn once; in --full
+    also BEYOND_PER_N random ones per n in n_max+1..BEYOND_N (drawn after the others, so those stay as they were)."""
     rng = ctx.rng(claim)
     out, seen = [], set()
+    cands = []
     for n in range(1, n_max + 1):
         for t1, t2 in theta_pairs(n):
-            cands = [(n, ALPHAS_Z[2], CountRangeConsumer.of([1] * (n + 1), [F(1, n + 1)] * (n + 1), t1, t2))]
+            cands.append((n, ALPHAS_Z[2], CountRangeConsumer.of([1] * (n + 1), [F(1, n + 1)] * (n + 1), t1, t2)))
             for _ in range(per_theta):
                 cands.append((n, rng.choice(ALPHAS_Z), random_consumer(rng, n, t1, t2)))
-            for m, A, c in cands:
-                key = (m, A, consumer_text(c))
-                if key not in seen:
-                    seen.add(key)
-                    out.append((m, A, c))
+    for n in range(n_max + 1, 1 + (0 if ctx.quick else BEYOND_N)):
+        thetas = theta_pairs(n)
+        for k in range(BEYOND_PER_N):
+            t1, t2 = thetas[rng.randrange(len(thetas))]
+            cands.append((n, ALPHAS_Z[(n + 2 * (k % 2)) % len(ALPHAS_Z)], random_consumer(rng, n, t1, t2)))
+    for m, A, c in cands:
+        key = (m, A, consumer_text(c))
+        if key not in seen:
+            seen.add(key)
+            out.append((m, A, c))
     return out
 
 
@@ -457,7 +469,7 @@ def _form_alpha(A: Fraction, form_alpha) -> Fraction | None:
 @checks("zlcn2013.thm1")
 def min_of_recurrences(ctx: Context, flip5: bool = False, form_alpha=None) -> Findings:
     """zlcn2013 Theorem 1: some optimal legal function is min{psi1, psi2} with psi1, psi2 satisfying (2), (3)
-    and the crossing condition (5) at theta1, theta2.  Bounded over all consumers at n <= 3 (quick), n <= 4
+    and the crossing condition (5) at theta1, theta2.  Bounded over all consumers at n <= 3 (quick), n <= 5
     (--full), every zlcn alpha of ALPHAS_Z and every theta; sampled consumers as a cross-check.
     False variants: ``flip5`` reverses (5); ``form_alpha`` maps alpha to the recurrences' (wrong) alpha."""
     rec = Findings("zlcn2013.thm1")
@@ -567,7 +579,7 @@ def threshold_recurrence(ctx: Context, swap: bool = False, form_alpha=None) -> F
                 all_consumers_threshold(findings, ctx, n, A, t1, t2, r, _form_alpha(A, form_alpha), stats)
     _record_stats(findings, stats)
     rng = ctx.rng("zlcn2013.thm5")
-    n_max, per = (4, 4) if ctx.quick else (6, 12)
+    n_max, per = (4, 4) if ctx.quick else (10, 12)
     seen = set()
     for n in range(1, n_max + 1):
         for t1, t2, rec in threshold_queries(n, swap):
