@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction as F
 
 from proofs.degenerate_alpha import decide_alpha_one
+from proofs.degenerate_universality import range_n_uniqueness_at_zero, theorem_3_2_at_boundary
 from udpm import linalg
 from udpm.certificates import certificate_of
 from udpm.certify import Certified, column_label, solve, vertex_reduced_costs
@@ -324,6 +325,7 @@ def main_characterization(ctx: Context, target_alpha: Callable[[F], F] = lambda 
         "mu_X > lambda is exhibited"
     )
     rec.certificate = certificate_of({"claim": "main_characterization"}, certs[:2])
+    theorem_3_2_at_boundary(rec, ctx)
     return rec
 
 
@@ -439,5 +441,9 @@ def uniqueness_up_to_permutation(
         "the printed range alpha in [0, 1] includes alpha = 1, where grs2009's geometric distribution "
         "(1 - alpha)/(1 + alpha) alpha^|z| is 0 everywhere: x^G, and so the statement, is undefined there (unlike "
         "grs2011, which defines the 1-geometric mechanism, and whose Corollary 3.4 fails at alpha = 1)"
+    )
+    range_n_uniqueness_at_zero(
+        rec, ctx, "every range-N mechanism x optimal for every user after its best remap: x = p^-1 for a permutation "
+        "p, so p o x = x^G = I (grs2009's formula at alpha = 0, 0^0 = 1)"
     )
     return rec

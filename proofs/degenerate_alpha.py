@@ -24,6 +24,7 @@ import z3
 
 from udpm import linalg
 from udpm.claims import Context, Findings
+from udpm.errors import HarnessError
 from udpm.instances import BOUNDED
 from udpm.remaps import compose, deterministic_remap
 from udpm.smt import decide, model_value, premise_witness
@@ -131,3 +132,27 @@ def decide_alpha_one(rec: Findings, ctx: Context, candidate: Sequence[F], n_max:
                 f"permutation pi, whether T(n, 1) has rows {_row(truncated_geometric_at_one(n, READINGS[0])[0])} "
                 f"({READINGS[0]}) or {_row(truncated_geometric_at_one(n, READINGS[1])[0])} ({READINGS[1]})"
             )
+
+
+def constant_beaten(n: int, targets: Sequence[int], timeout_s: float, rec: Findings) -> str | None:
+    """The linear form of :func:`beating_user`: a user and a deterministic 1-DP direct mechanism (every row answers
+    k) that beats every remap to a constant result in ``targets``, or None (SMT unsat).  A 1-DP direct mechanism has
+    equal rows q and loses sum_r q_r c_r, linear in q, so the vertices q = e_k cover every 1-DP mechanism."""
+    size = n + 1
+    w = [[z3.Real(f"w_{i}_{r}") for r in range(size)] for i in range(size)]
+    k = z3.Int("k")
+    c = [z3.Sum([w[i][r] for i in range(size)]) for r in range(size)]
+    premises = [v >= 0 for row in w for v in row] + [0 <= k, k <= n]
+    witness = premise_witness(premises, timeout_s, "alpha = 1: users and deterministic 1-DP mechanisms")
+    shown_witness = ", ".join(f"{a}={b}" for a, b in witness.items())
+    rec.value(**{f"premise witness (alpha = 1, deterministic, n = {n})": shown_witness})
+    z_loss = z3.Sum([z3.If(k == r, c[r], 0) for r in range(size)])
+    out = decide([*premises, *(z_loss < c[j] for j in targets)], timeout_s)
+    if out.unsat:
+        return None
+    ww = [[F(model_value(out.model, w[i][r])) for r in range(size)] for i in range(size)]
+    kk = int(model_value(out.model, k))
+    cc = [sum(ww[i][r] for i in range(size)) for r in range(size)]
+    if not all(cc[kk] < cc[j] for j in targets):
+        raise HarnessError(f"an SMT model does not re-check exactly: w = {ww}, k = {kk}")
+    return f"user weights w = {[[str(e) for e in row] for row in ww]}, every row answers k = {kk} (loss {cc[kk]})"

@@ -34,6 +34,7 @@ from functools import lru_cache
 
 import sympy
 
+from proofs.degenerate_universality import corollary_3_3_at_boundary, theorem_3_1_at_boundary
 from udpm import linalg
 from udpm.certificates import certificate_of
 from udpm.certify import Certified, sign_of, solve, split_coefficient
@@ -374,7 +375,9 @@ def geometric_universal(
 ) -> Findings:
     """grs2011 Corollary 3.3: the alpha-geometric and truncated alpha-geometric mechanisms are universally
     utility-maximizing: for every user their best remap attains the optimum of LP (3)-(7)."""
-    return universality_scan(ctx, "grs2011.cor3.3", mechanisms, grids=True, users=users)
+    rec = universality_scan(ctx, "grs2011.cor3.3", mechanisms, grids=True, users=users)
+    corollary_3_3_at_boundary(rec, ctx)
+    return rec
 
 
 @checks("grs2011.lemma5.11", plan=every_user_plan("grs2011.lemma5.11", mechanisms_with_remap_to_t))
@@ -416,4 +419,5 @@ def geometric_minimizes_every_loss(
         f"each side of i, asymmetric allowed, at n in 2..3 and {len(reach) // 2} alphas, "
         + (f"T is NOT optimal for some user: {found}" if found else "T is optimal for every such user (SMT unsat)")
     )
+    theorem_3_1_at_boundary(rec, ctx)
     return rec

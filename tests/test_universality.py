@@ -70,13 +70,21 @@ def _users_per_cell(ds):
         (r.user_specific_lp, "n<=4"),
         (ov.optimal_vertex_exists, "n<=4"),
         (cor34_below_one, "n<=3"),
-        (c.uniqueness_up_to_permutation, "n<=3"),
     ],
 )
 def test_sampled_claims_record_one_instance_per_user(check, n_text):
     ds = _sampled_grid(check(CTX), n_text)
     cells = _users_per_cell(ds)
     assert cells and all(len(v) >= 1 for v in cells.values())
+
+
+def test_grs2009_theorem_6_1_is_bounded_at_its_printed_boundary_alpha_0_only():
+    rec = c.uniqueness_up_to_permutation(CTX)
+    res = rec.result()
+    assert res.status is Status.VERIFIED, (res.counterexample, res.notes)
+    assert grid_text(res.grid[str(BOUNDED)]) == "alpha=0: n<=3"
+    assert grid_text(res.grid[str(SAMPLED)]) == f"{ALPHAS}: n<=3"
+    assert _users_per_cell(rec.decided(SAMPLED))
 
 
 @pytest.mark.parametrize(
@@ -86,9 +94,10 @@ def test_universality_claims_are_verified_over_every_user_with_sampled_cross_che
     rec = check(CTX)
     res = rec.result()
     assert res.status is Status.VERIFIED, (res.counterexample, res.notes)
-    assert grid_text(res.grid[str(BOUNDED)]) == f"{ALPHAS}: n<=3"
+    boundary = {u.remap_to_t_universal: "", u.geometric_minimizes_every_loss: ", 0"}.get(check, ", 0, 1")
+    assert grid_text(res.grid[str(BOUNDED)]) == f"{ALPHAS}{boundary}: n<=3"  # the printed boundary alpha in [0, 1]
     assert grid_text(res.grid[str(SAMPLED)]) == f"{ALPHAS}: n<=3"
-    every = rec.decided(BOUNDED)
+    every = [d for d in rec.decided(BOUNDED) if d.instance.alpha not in ("0", "1")]
     if check is c.main_characterization:
         assert sorted(dict(d.instance.params)["part"] for d in every) == ["if"] * 12 + ["only if"] * 12
     else:
