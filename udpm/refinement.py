@@ -67,7 +67,11 @@ def _log2(v: flint.fmpq) -> int:
 
 def _scaled_float(v: flint.fmpq, e: int) -> float:
     """float(v * 2^e), correctly rounded (Python's int / int); +-inf beyond the float range."""
+    if v == 0:
+        return 0.0
     p, q = int(v.p), int(v.q)
+    if q == 1 and e == 0 and -(2**53) <= p <= 2**53:
+        return float(p)
     if e >= 0:
         p <<= e
     else:
@@ -348,8 +352,8 @@ def _attempt(std: _Std, timeout_s: float, options: dict, LAST: dict, warm=None) 
                 if y[k] != 0:
                     v -= a * y[k]
             d.append(v)
-        vp = max([abs(r) for r in res] + [-v for v in x] + [ZERO])
-        vd = max([-v for v in d] + [ZERO])
+        vp = max([abs(r) for r in res if r != 0] + [-v for v in x if v < 0] + [ZERO])
+        vd = max([-v for v in d if v < 0] + [ZERO])
         key = tuple(sorted(basis))
         if (vp == 0 and vd == 0) or (last_iters == 0 and key not in checked):
             if len(checked) >= MAX_EXACT_CHECKS:
