@@ -14,6 +14,7 @@ from fractions import Fraction
 import flint
 import sympy as sp
 
+from proofs.degenerate_geometric import GS2010_RANGE, lemma2_at_boundary
 from proofs.determinants import (
     KINDS,
     OMA2,
@@ -203,6 +204,17 @@ def column_replacement_determinants(
         f"Z[a, x_1..x_m] for every size 2..{n_direct} and column; certificate G'_m Tri_m = (1-a^2) I for sizes "
         f"2..{n_cert} (n in the grid is the matrix size).  Both printed powers are right: (n-3) multiplies the 3x3 "
         "determinant, which itself contains one factor (1-a^2)."
+    )
+    lemma2_at_boundary(rec, functional)
+    rec.note(
+        f"the printed boundary: {GS2010_RANGE}; at alpha = 0, det G(i, x) = x_i and every sign condition holds; at "
+        "alpha = 1 the size-2 case holds (det G(1, x) = (x_1 - x_2)/2) but for size m >= 3 G has a zero column, so "
+        "det G(i, x) = 0 for every x while the printed conditions depend on x"
+    )
+    rec.value(
+        corrected_statement="Lemma 2's sign conditions for alpha in [0, 1) instead of the paper's alpha in [0, 1] "
+        "(for alpha = 1 only at size 2); its proof's G' (columns scaled by (1+alpha)/(1-alpha)) is undefined at 1",
+        corrected_scope="the instances at alpha in (0, 1) (all-n, bounded symbolic) and alpha = 0 of this record",
     )
     return rec
 

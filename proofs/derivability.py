@@ -21,6 +21,7 @@ from fractions import Fraction
 import sympy as sp
 import z3
 
+from proofs.degenerate_geometric import GS2010_RANGE, lemma3_at_boundary, theorem2_at_boundary
 from udpm import linalg
 from udpm.claims import Context, Findings, checks
 from udpm.errors import VacuousPremise
@@ -168,6 +169,12 @@ def derivable_iff_three_term(ctx: Context, condition: Cond = three_term, require
         f"unsat column-wise, each after a premise witness) for n = 1..{n_max} at alpha in "
         f"{', '.join(map(str, ALPHAS))}."
     )
+    theorem2_at_boundary(rec, condition)
+    rec.note(
+        f"the printed boundary: {GS2010_RANGE}; Theorem 2 holds at both ends for n = 1..3 (sympy identities): at 0 "
+        "every M derives from G = I and the conditions read x_i >= 0; at 1 every 1-DP M has equal rows, derives from "
+        "G_1 (T = M) and its columns are constant, so every condition reads 0 >= 0"
+    )
     return rec
 
 
@@ -311,4 +318,21 @@ def adding_privacy(
         f"Bounded: exact T = G_a^-1 G_b stochastic for n = 1..{n_max} and {len(pairs)} pairs a <= b (beta in "
         "the instance's params)."
     )
+    lemma3_at_boundary(rec, BOUNDARY_PAIRS)
+    rec.note(
+        f"the printed boundary: {GS2010_RANGE}; Lemma 3 holds for n = 1..3 at the pairs alpha <= beta "
+        f"{', '.join(f'({x}, {y})' for x, y in BOUNDARY_PAIRS)}: T = G_alpha^-1 G_beta (at beta = 1 every row of T is "
+        "(1/2, 0, ..., 0, 1/2)), T = I at alpha = beta = 1, where G_1 is singular and the printed T = G_a^-1 G_b is "
+        "undefined"
+    )
     return rec
+
+
+#: Lemma 3's printed boundary: pairs alpha <= beta with an end of [0, 1].
+BOUNDARY_PAIRS = [
+    (Fraction(0), Fraction(0)),
+    (Fraction(0), Fraction(1, 2)),
+    (Fraction(0), Fraction(1)),
+    (Fraction(1, 2), Fraction(1)),
+    (Fraction(1), Fraction(1)),
+]

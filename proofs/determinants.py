@@ -28,6 +28,7 @@ from fractions import Fraction
 import flint
 import sympy as sp
 
+from proofs.degenerate_geometric import GS2010_RANGE, lemma1_at_boundary
 from udpm.claims import Context, Findings, checks
 from udpm.instances import ALL_N, BOUNDED
 from udpm.mechanisms import scaled_truncated_geometric, truncated_geometric
@@ -455,5 +456,14 @@ def det_g_prime(
         f"determinants as polynomials in alpha for every size 2..{n_max} (det G' and det (1+a)G; n in the grid "
         "is the matrix size).  Size 1 is degenerate: Definition 4 and Table 2 would give the 1x1 'mechanism' "
         "[1/(1+a)], not [1]; the lemma's induction starts at size 2."
+    )
+    lemma1_at_boundary(rec)
+    rec.note(f"the printed boundary: {GS2010_RANGE}; det G_m = 1 at alpha = 0 and 0 at alpha = 1 (sizes 2..4)")
+    rec.value(
+        corrected_statement="det G_{n,alpha} > 0 for alpha in [0, 1) instead of the paper's alpha in [0, 1]; at "
+        "alpha = 1 every row of G is (1/2, 0, ..., 0, 1/2), so det G = 0 for every size m >= 2 (and G' is undefined: "
+        "its columns are scaled by (1+alpha)/(1-alpha))",
+        corrected_scope="the instances at alpha in (0, 1) (all-n symbolic, bounded symbolic) and alpha = 0 of this "
+        "record",
     )
     return rec

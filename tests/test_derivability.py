@@ -22,7 +22,7 @@ def test_thm2_proved_with_grid():
     r = dv.derivable_iff_three_term(CTX)
     assert r.status is Status.PROVED
     assert "false" in r.values["without the DP hypothesis"]
-    assert grid_text(r.result().grid[str(BOUNDED)]) == "alpha=1/2, 1/3, 9/10, 1/100: n<=4"
+    assert grid_text(r.result().grid[str(BOUNDED)]) == "alpha=1/2, 1/3, 9/10, 1/100: n<=4; 0, 1: n<=3"
 
 
 @pytest.mark.parametrize(
@@ -68,7 +68,7 @@ def test_lemma3_proved_with_strictness_erratum_and_grid():
     assert r.status is Status.PROVED and r.errata[0].cls == "typo"
     assert len(r.decided(ALL_N)) == 7  # six factorised cases + the printed case-2 bound, all alpha <= beta
     bounded = r.decided(BOUNDED)
-    assert len(bounded) == 6 * 28 and {d.instance.n for d in bounded} == set(range(1, 7))
+    assert len(bounded) == 6 * 28 + 3 * 5 and {d.instance.n for d in bounded} == set(range(1, 7))
     assert r.values["premise witness"]
 
 

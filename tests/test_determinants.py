@@ -30,12 +30,16 @@ def test_table2_dropped_boundary_factor_refuted():
     assert r.status is Status.REFUTED and "alpha=1/2, distance 0" in r.counterexample
 
 
-def test_lemma1_proved_with_indexing_erratum():
+def test_lemma1_proved_inside_refuted_at_its_printed_boundary_alpha_1_with_indexing_erratum():
     r = d.det_g_prime(CTX)
-    assert r.status is Status.PROVED
+    assert r.status is Status.REFUTED and "size m = 2, alpha = 1" in r.counterexample
+    assert "det G = 0" in r.counterexample
+    inside = [dd for dd in r.decisions if dd.instance.alpha not in ("0", "1")]
+    assert inside and all(dd.outcome is Outcome.HOLDS for dd in inside)
+    assert [dd.outcome for dd in r.decisions if dd.instance.alpha == "0"] == [Outcome.HOLDS] * 3
     assert any(e.cls == "typo" for e in r.errata)
-    assert _grid(r, BOUNDED) == "alpha=symbolic alpha in (0,1): n=2..12"
-    assert "rsolve" in r.values["all-n step"]
+    assert _grid(r, BOUNDED) == "alpha=symbolic alpha in (0,1): n=2..12; 0, 1: n=2..4"
+    assert "rsolve" in r.values["all-n step"] and "[0, 1)" in r.values["corrected_statement"]
 
 
 def test_lemma1_wrong_exponent_refuted():
@@ -49,7 +53,8 @@ def test_lemma1_wrong_only_above_32_refuted():
     late = lambda m: sp.Piecewise((m - 1, m <= 32), (m, True))  # noqa: E731
     r = d.det_g_prime(Context(quick=False), exponent=late)
     assert r.status is Status.REFUTED and r.evidence.value == "all-n" and "size m=33" in r.counterexample
-    assert not r.decided(BOUNDED, Outcome.COUNTEREXAMPLE)  # the bounded sizes 2..32 all pass
+    inside = [x for x in r.decided(BOUNDED, Outcome.COUNTEREXAMPLE) if x.instance.alpha not in ("0", "1")]
+    assert not inside  # the bounded sizes 2..32 all pass (alpha = 1 fails as printed: det G = 0)
     plain = lambda m: m - 1 if m <= 32 else m  # noqa: E731  a Python branch, no symbolic m: found by search
     r = d.det_g_prime(CTX, exponent=plain)
     assert r.status is Status.REFUTED and "size m=33" in r.counterexample
@@ -65,12 +70,15 @@ def test_lemma1_perturbed_matrix_refuted():
     assert r.status is Status.REFUTED and "det G'_m" in r.counterexample
 
 
-def test_lemma2_proved():
+def test_lemma2_proved_inside_refuted_at_its_printed_boundary_alpha_1_from_size_3():
     r = cr.column_replacement_determinants(CTX)
-    assert r.status is Status.PROVED
+    assert r.status is Status.REFUTED and "size m = 3, alpha = 1" in r.counterexample
+    assert "x = (1, 0, 0): det G(i, x) = 0" in r.counterexample
+    refuted = {(dd.instance.n, dd.instance.alpha) for dd in r.decided(outcome=Outcome.COUNTEREXAMPLE)}
+    assert refuted == {(3, "1"), (4, "1")}  # size 2 holds at alpha = 1, every size at alpha = 0
     assert "consistent" in r.values["printed 3x3 step"]
     rows = r.result().grid[str(BOUNDED)]
-    assert rows == [{"alphas": ["symbolic alpha in (0,1)"], "n": list(range(2, 13))}]
+    assert rows[0] == {"alphas": ["symbolic alpha in (0,1)"], "n": list(range(2, 13))}
     assert {dd.instance.method for dd in r.decided(BOUNDED) if dd.instance.n == 7} == {
         "certificate G' Tri = (1-a^2) I, then Cramer"
     }  # the direct Bareiss determinants stop at n = 6 in the quick run
@@ -85,7 +93,7 @@ def test_lemma2_power_wrong_only_above_32_refuted():
     late = lambda m: sp.Piecewise((m - 2, m <= 32), (m - 3, True))  # noqa: E731
     r = cr.column_replacement_determinants(Context(quick=False), power=late)
     assert r.status is Status.REFUTED and "size m=33" in r.counterexample and "alpha=1/2" in r.counterexample
-    assert not r.decided(BOUNDED, Outcome.COUNTEREXAMPLE)
+    assert not [x for x in r.decided(BOUNDED, Outcome.COUNTEREXAMPLE) if x.instance.alpha not in ("0", "1")]
 
 
 def test_lemma2_flipped_sign_refuted():

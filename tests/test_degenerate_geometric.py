@@ -1,0 +1,61 @@
+"""gs2010 Lemmas 1-3 and Theorem 2 at the printed boundary alpha in {0, 1} (proofs.degenerate_geometric): Lemma 1 and
+Lemma 2 fail at alpha = 1 with exact witnesses, Theorem 2 and Lemma 3 hold; false variants are refuted."""
+
+from __future__ import annotations
+
+from fractions import Fraction as F
+
+from proofs.column_replacement import lemma2_functional
+from proofs.degenerate_geometric import (
+    definition4,
+    lemma1_at_boundary,
+    lemma2_at_boundary,
+    lemma3_at_boundary,
+    theorem2_at_boundary,
+)
+from proofs.derivability import three_term
+from udpm import linalg
+from udpm.instances import Findings, Outcome
+
+
+def _outcomes(rec):
+    return {(d.instance.n, d.instance.alpha): d.outcome for d in rec.decisions}
+
+
+def test_definition4_at_the_ends():
+    assert definition4(3, F(0)) == linalg.identity(3)
+    assert all(row == [F(1, 2), 0, 0, F(1, 2)] for row in definition4(4, F(1)))
+
+
+def test_lemma1_fails_exactly_at_alpha_one():
+    rec = Findings("gs2010.lemma1")
+    lemma1_at_boundary(rec)
+    assert {k for k, v in _outcomes(rec).items() if v is Outcome.COUNTEREXAMPLE} == {(2, "1"), (3, "1"), (4, "1")}
+
+
+def test_lemma2_fails_at_alpha_one_from_size_three_and_a_false_functional_fails_at_zero():
+    rec = Findings("gs2010.lemma2")
+    lemma2_at_boundary(rec, lemma2_functional)
+    assert {k for k, v in _outcomes(rec).items() if v is Outcome.COUNTEREXAMPLE} == {(3, "1"), (4, "1")}
+    rec = Findings("gs2010.lemma2")
+    lemma2_at_boundary(rec, lambda kind: (1, -1, 1))  # x_i - (x_(i-1) + x_(i+1)) signs: wrong at alpha = 0
+    bad = [d for d in rec.decisions if d.instance.alpha == "0" and d.outcome is Outcome.COUNTEREXAMPLE]
+    assert bad and "x = (" in bad[0].detail
+
+
+def test_theorem2_holds_at_both_ends_and_a_false_condition_fails():
+    rec = Findings("gs2010.thm2")
+    theorem2_at_boundary(rec, three_term)
+    assert set(_outcomes(rec).values()) == {Outcome.HOLDS} and len(rec.decisions) == 6
+    rec = Findings("gs2010.thm2")
+    theorem2_at_boundary(rec, lambda x1, x2, x3, a: x2 - 2 * x1)  # not implied by alpha-DP at alpha = 0
+    assert any(d.outcome is Outcome.COUNTEREXAMPLE and "can be < 0" in d.detail for d in rec.decisions)
+
+
+def test_lemma3_holds_at_the_boundary_pairs_and_a_reversed_pair_fails():
+    rec = Findings("gs2010.lemma3")
+    lemma3_at_boundary(rec, [(F(0), F(1)), (F(1), F(1))])
+    assert set(_outcomes(rec).values()) == {Outcome.HOLDS}
+    rec = Findings("gs2010.lemma3")
+    lemma3_at_boundary(rec, [(F(1, 2), F(0))])  # beta < alpha: T = G_(1/2)^-1 has negative entries
+    assert all(d.outcome is Outcome.COUNTEREXAMPLE and "not a stochastic" in d.detail for d in rec.decisions)
