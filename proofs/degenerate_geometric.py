@@ -21,7 +21,7 @@ from fractions import Fraction as F
 import sympy as sp
 
 from udpm import linalg
-from udpm.instances import BOUNDED, Findings
+from udpm.instances import ALL_N, BOUNDED, Findings
 
 Matrix = list[list[F]]
 BOUNDARY = (F(0), F(1))
@@ -165,3 +165,63 @@ def lemma3_at_boundary(rec: Findings, pairs: list[tuple[F, F]]) -> None:
                 if linalg.matmul(ga, t) != gb or any(v < 0 for row in t for v in row) or any(sum(r) != 1 for r in t):
                     d.counterexample(f"n = {n}, alpha = {al}, beta = {be}: T = {linalg.fmt_matrix(t)} is not a "
                                      "stochastic solution of G_beta = G_alpha T")
+
+
+# --- the geometric mechanisms themselves at the ends (grs2011 Example 2.1, gs2010 Definitions 1 and 4) ---------
+
+
+def in_band(u: F, v: F, a: F) -> bool:
+    """u / v in [a, 1/a] with 0/0 = 1, u/0 = infinity (u > 0) and 1/0 = infinity: the papers' ratio condition."""
+    if u == v == 0:
+        return True
+    if v == 0:
+        return a == 0
+    return a <= u / v and (a == 0 or u / v <= 1 / a)
+
+
+def point_mass_rows_private(rec: Findings, a: F, mechanism: str) -> None:
+    """grs2011 Example 2.1's 0- or 1-geometric mechanism is a-DP, for every n: each of its entries is 0 or 1, so
+    every pair (x_ir, x_(i+1)r) is one of the four pairs over {0, 1}; at a = 1 the rows do not depend on i (only
+    equal pairs occur); at a = 0 every pair is inside [0, 1/0] (the 0-DP reading)."""
+    pairs = [(F(1), F(1)), (F(0), F(0))] if a == 1 else list(itertools.product((F(0), F(1)), repeat=2))
+    with rec.deciding(
+        n=None, alpha=_label(a), kind=ALL_N, method="the printed boundary: every pair of adjacent entries, exact",
+        covers=f"{mechanism}, every n and every output r in Z",
+    ) as d:
+        bad = [(u, v) for u, v in pairs if not in_band(u, v, a)]
+        if bad:
+            d.counterexample(f"alpha = {a}: {mechanism} has adjacent entries {bad[0]} with ratio outside the band")
+
+
+def point_mass_pmf_at_zero(rec: Findings) -> None:
+    """gs2010 Definition 1 at alpha = 0, 0^0 = 1: (1 - 0)/(1 + 0) 0^|z| is 1 at z = 0 and 0 elsewhere, a
+    distribution (sum 1) whose mechanism (the identity on Z) is 0-DP."""
+    with rec.deciding(
+        n=None, alpha=0, kind=ALL_N, method="the printed boundary: the pmf at alpha = 0 exactly (0^0 = 1)",
+        covers="every z in Z: the pmf sums to 1 and its mechanism is 0-DP",
+    ) as d:
+        a = F(0)
+        pmf = {z: (1 - a) / (1 + a) * a ** abs(z) for z in (-1, 0, 1)}  # |z| >= 1 gives 0^|z| = 0 for every z
+        if pmf != {-1: 0, 0: 1, 1: 0}:
+            d.counterexample(f"the pmf at alpha = 0 is {pmf} near 0, not the point mass at 0")
+        elif not all(in_band(u, v, a) for u in (F(0), F(1)) for v in (F(0), F(1))):
+            d.counterexample("a ratio of the identity on Z leaves [0, 1/0]")
+
+
+def definition4_at_zero(rec: Findings) -> None:
+    """gs2010 Definition 4 at alpha = 0, n = 1..3: G_{n,0} = I, and the 0-geometric pmf is the point mass at 0, so
+    each derives the other by the identity on N (outputs outside N have probability 0)."""
+    for n in (1, 2, 3):
+        with rec.deciding(
+            n=n, alpha=0, kind=BOUNDED, method="the printed boundary: exact G_{n,0} (0^0 = 1)",
+            covers="G_{n,0} and the 0-geometric mechanism derive each other",
+        ) as d:
+            g = definition4(n + 1, F(0))
+            if g != linalg.identity(n + 1):
+                d.counterexample(f"n = {n}: G_(n,0) = {linalg.fmt_matrix(g)} is not I")
+
+
+GEOMETRIC_UNDEFINED_AT_ONE = (
+    "alpha = 1 is not decided: the two-sided geometric pmf (1 - alpha)/(1 + alpha) alpha^|z| is 0 for every z at "
+    "alpha = 1 (it sums to 0), so the printed object is no distribution there"
+)

@@ -15,6 +15,13 @@ from fractions import Fraction
 
 import sympy as sp
 
+from proofs.degenerate_geometric import (
+    GEOMETRIC_UNDEFINED_AT_ONE,
+    GS2010_RANGE,
+    definition4_at_zero,
+    point_mass_pmf_at_zero,
+    point_mass_rows_private,
+)
 from udpm import linalg
 from udpm.claims import Context, Findings, checks
 from udpm.conventions import alpha_from_zlcn2013
@@ -112,14 +119,28 @@ def _decide(claim: str, parts: list[Part], bounded: Callable[[Findings], None] |
 
 @checks("grs2011.ex2.1")
 def geometric_is_private(ctx: Context, pmf: Pmf = geometric_pmf) -> Findings:
-    """grs2011 Example 2.1: the alpha-geometric mechanism is alpha-DP for every alpha in (0,1)."""
-    return _decide("grs2011.ex2.1", [prove_translation_invariant_dp(pmf)])
+    """grs2011 Example 2.1: the alpha-geometric mechanism is alpha-DP for every alpha in (0,1), and the 0- and
+    1-geometric mechanisms it also defines (always f(d); always 0) are 0- and 1-DP."""
+    rec = _decide("grs2011.ex2.1", [prove_translation_invariant_dp(pmf)])
+    point_mass_rows_private(rec, Fraction(0), "the 0-geometric mechanism (always the true result)")
+    point_mass_rows_private(rec, Fraction(1), "the 1-geometric mechanism (always 0)")
+    rec.note(
+        "Example 2.1 also defines the 0-geometric mechanism (the identity) and the 1-geometric mechanism (always 0): "
+        "1-DP as equal rows; 0-DP under the reading of [0, 1/0] as [0, infinity] with 0/0 = 1 (the identity's "
+        "ratios are 1/0), the reading Example 2.1 itself needs"
+    )
+    return rec
 
 
 @checks("gs2010.def1")
 def geometric_is_distribution_and_private(ctx: Context, pmf: Pmf = geometric_pmf) -> Findings:
     """gs2010 Definition 1: the two-sided geometric pmf sums to 1 over Z, and adding it is alpha-DP."""
-    return _decide("gs2010.def1", [prove_sums_to_one(pmf), prove_translation_invariant_dp(pmf)])
+    rec = _decide("gs2010.def1", [prove_sums_to_one(pmf), prove_translation_invariant_dp(pmf)])
+    point_mass_pmf_at_zero(rec)
+    rec.note(
+        f"the printed boundary: {GS2010_RANGE}; alpha = 0 holds (the point mass at 0); {GEOMETRIC_UNDEFINED_AT_ONE}"
+    )
+    return rec
 
 
 # --- the truncated geometric mechanism, grs2011 Example 2.2 -----------------------------------
@@ -217,7 +238,16 @@ def truncated_geometric_example(
                 f"{label}: ratio {r}" if ok else (band_counterexample(label, r) or f"{label}: ratio {r} undecided"),
             )
         )
-    return _decide("grs2011.ex2.2", parts, lambda rec: _clamp_remap_matches(rec, mechanism))
+    rec = _decide("grs2011.ex2.2", parts, lambda rec: _clamp_remap_matches(rec, mechanism))
+    rec.note(
+        "printed range alpha in (0, 1): the example opens with the alpha-geometric mechanism of Example 2.1 "
+        "(alpha in (0, 1)) outputting a value outside N with non-zero probability, false for the 0- and 1-geometric "
+        "mechanisms; nothing is decided at the ends.  There, T(n, 0) = I both as the truncated 0-geometric mechanism "
+        "and by the formula (0^0 = 1), but at alpha = 1 the formula gives rows (1/2, 0, ..., 0, 1/2) while truncating "
+        "the 1-geometric mechanism (always 0) gives rows (1, 0, ..., 0): Section 3's statements at alpha = 1 are "
+        "checked under both readings (proofs.degenerate_alpha)"
+    )
+    return rec
 
 
 def spreading_weight(r: Expr) -> Expr:
@@ -247,7 +277,14 @@ def range_restricted_equivalent_to_geometric(
     # Column r = n + p >= n at result i = n - q (q >= 0).
     lhs = a**q / (1 + a) * weight(p)
     parts.append((is_zero(lhs - geometric_pmf(p + q)), "G[i][n] (1-a) a^(r-n) = Pr[Delta = r - i] for r >= n"))
-    return _decide("gs2010.def4", parts, lambda rec: _clamp_remap_matches(rec, truncated_geometric))
+    rec = _decide("gs2010.def4", parts, lambda rec: _clamp_remap_matches(rec, truncated_geometric))
+    definition4_at_zero(rec)
+    rec.note(
+        f"the printed boundary: {GS2010_RANGE}; alpha = 0 holds (both mechanisms are the identity); at alpha = 1 "
+        "G_{n,1} is a mechanism but the geometric mechanism it is to be equivalent to is not: "
+        f"{GEOMETRIC_UNDEFINED_AT_ONE}"
+    )
+    return rec
 
 
 def zlcn2013_formula6(n: int, alpha_zlcn: Fraction) -> list[list[Fraction]]:

@@ -8,9 +8,13 @@ from fractions import Fraction as F
 from proofs.column_replacement import lemma2_functional
 from proofs.degenerate_geometric import (
     definition4,
+    definition4_at_zero,
+    in_band,
     lemma1_at_boundary,
     lemma2_at_boundary,
     lemma3_at_boundary,
+    point_mass_pmf_at_zero,
+    point_mass_rows_private,
     theorem2_at_boundary,
 )
 from proofs.derivability import three_term
@@ -59,3 +63,21 @@ def test_lemma3_holds_at_the_boundary_pairs_and_a_reversed_pair_fails():
     rec = Findings("gs2010.lemma3")
     lemma3_at_boundary(rec, [(F(1, 2), F(0))])  # beta < alpha: T = G_(1/2)^-1 has negative entries
     assert all(d.outcome is Outcome.COUNTEREXAMPLE and "not a stochastic" in d.detail for d in rec.decisions)
+
+
+def test_the_ratio_band_reads_zero_over_zero_as_one_and_x_over_zero_as_infinity():
+    assert in_band(F(0), F(0), F(1)) and in_band(F(1), F(0), F(0)) and in_band(F(0), F(1), F(0))
+    assert not in_band(F(1), F(0), F(1, 2)) and not in_band(F(0), F(1), F(1))
+
+
+def test_the_point_mass_mechanisms_are_private_at_their_level_only():
+    rec = Findings("grs2011.ex2.1")
+    point_mass_rows_private(rec, F(0), "identity")
+    point_mass_rows_private(rec, F(1), "always 0")
+    point_mass_pmf_at_zero(rec)
+    definition4_at_zero(rec)
+    assert {d.outcome for d in rec.decisions} == {Outcome.HOLDS}
+    rec = Findings("grs2011.ex2.1")
+    point_mass_rows_private(rec, F(1, 2), "the identity claimed 1/2-DP")  # a false variant
+    (d,) = rec.decisions
+    assert d.outcome is Outcome.COUNTEREXAMPLE and "ratio outside the band" in d.detail
