@@ -225,3 +225,18 @@ GEOMETRIC_UNDEFINED_AT_ONE = (
     "alpha = 1 is not decided: the two-sided geometric pmf (1 - alpha)/(1 + alpha) alpha^|z| is 0 for every z at "
     "alpha = 1 (it sums to 0), so the printed object is no distribution there"
 )
+
+
+def post_processing_at_zero(rec: Findings, face: Callable, remapped: Callable, losses: Callable) -> None:
+    """grs2009 Example 2.2 at alpha = 0, odd n = 1, 3: the 0-geometric mechanism (the identity, 0^0 = 1) loses
+    ``losses(n)`` = (face value, after the 0/n remap), exactly; each is compared with the printed formula at 0."""
+    for n in (1, 3):
+        with rec.deciding(
+            n=n, alpha=0, kind=BOUNDED, method="the printed boundary: exact expected losses of the identity",
+            covers="the example's user (prior 1/2 on 0 and n, binary loss) and the 0/n remap",
+        ) as d:
+            got = losses(n)
+            zero, size = sp.Integer(0), sp.Integer(n)
+            want = (sp.simplify(face(zero, size)), sp.simplify(remapped(zero, size)))
+            if any(sp.Rational(str(g)) != w for g, w in zip(got, want)):
+                d.counterexample(f"n = {n}, alpha = 0: the identity loses {got} (face value, remapped), stated {want}")

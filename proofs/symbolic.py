@@ -14,6 +14,7 @@ from functools import cache
 import sympy as sp
 from sympy.parsing.sympy_parser import implicit_multiplication_application, parse_expr, standard_transformations
 
+from proofs.degenerate_geometric import GEOMETRIC_UNDEFINED_AT_ONE, post_processing_at_zero
 from udpm.claims import Context, Findings, checks
 from udpm.instances import ALL_N, BOUNDED, TABLE
 from udpm.mechanisms import ALPHA, rounded_laplace_pmf, truncated_geometric
@@ -167,13 +168,36 @@ def _post_processing(
 def post_processing_grs2011(ctx: Context, face: Formula | None = None, remapped: Formula | None = None) -> Findings:
     """grs2011 Example 2.3: for odd n, binary loss and prior p_0 = p_n = 1/2, the geometric mechanism's loss is
     2a/(1+a) at face value and a^((n+1)/2)/(1+a) after remapping outputs >= (n+1)/2 to n and the rest to 0."""
-    return _post_processing("grs2011", ("ex2.3.face-value", "ex2.3.remapped"), face, remapped, ctx)
+    rec = _post_processing("grs2011", ("ex2.3.face-value", "ex2.3.remapped"), face, remapped, ctx)
+    rec.note(
+        "printed range alpha in (0, 1), nothing decided at the ends: the example uses the alpha-geometric mechanism "
+        "of Example 2.1 (alpha in (0, 1)) and its noise (1); with Example 2.1's 1-geometric mechanism (always 0) the "
+        "face-value loss would be 1/2, not 2 alpha/(1 + alpha) = 1 (the remapped loss 1/2 would match)"
+    )
+    return rec
 
 
 @checks("grs2009.ex2.2")
 def post_processing_grs2009(ctx: Context, face: Formula | None = None, remapped: Formula | None = None) -> Findings:
     """grs2009 Example 2.2 (the same example as grs2011 Example 2.3): losses 2a/(1+a) and a^((n+1)/2)/(1+a)."""
-    return _post_processing("grs2009", ("ex2.2.face-value", "ex2.2.remapped"), face, remapped, ctx)
+    rec = _post_processing("grs2009", ("ex2.2.face-value", "ex2.2.remapped"), face, remapped, ctx)
+    face_item, remap_item = printed("grs2009", "ex2.2.face-value"), printed("grs2009", "ex2.2.remapped")
+    face = face or (lambda al, n: latex_expr(face_item.values).subs(a, al))
+    remapped = remapped or (lambda al, n: latex_expr(remap_item.values).subs({a: al, nn: n}))
+
+    def identity_losses(n: int) -> tuple[object, object]:
+        user = BayesianUser.of([Fraction(1, 2)] + [0] * (n - 1) + [Fraction(1, 2)], binary_loss(n))
+        eye = [[Fraction(int(i == j)) for j in range(n + 1)] for i in range(n + 1)]
+        remap = deterministic_remap([0 if r < (n + 1) // 2 else n for r in range(n + 1)], n + 1)
+        return user.expected_loss(eye), user.expected_loss(compose(eye, remap))
+
+    post_processing_at_zero(rec, face, remapped, identity_losses)
+    rec.note(
+        "the printed boundary: grs2009 fixes alpha in [0, 1] (Section 2.1) and Example 2.1 does not narrow it; at "
+        f"alpha = 0 (0^0 = 1: the geometric mechanism is the identity) both losses are 0 as printed; "
+        f"{GEOMETRIC_UNDEFINED_AT_ONE}"
+    )
+    return rec
 
 
 # --- grs2011 Theorem A.2 ---------------------------------------------------------------------
@@ -327,6 +351,11 @@ def rounded_laplace(ctx: Context, factor: Callable[[sp.Expr], sp.Expr] = _printe
         "on the factored gap in s = sqrt(alpha); alpha = 1 (allowed by the theorem's (0, 1]) is degenerate: "
         "eps = 0 and the Laplace density vanishes."
     )
+    rec.note(
+        "printed range alpha in (0, 1]: alpha = 1 is not decided, the ln(1/alpha)-Laplace mechanism is undefined "
+        "there: epsilon = ln(1/1) = 0 and the density epsilon/2 e^(-epsilon |t|) is 0 for every t (it integrates to "
+        "0, no distribution), as is the geometric pmf (1 - alpha)/(1 + alpha) alpha^|i| the proof compares it with"
+    )
     return rec
 
 
@@ -475,5 +504,11 @@ def laplace_vs_geometric(
         "computed), attained by the threshold 1/2 (the threshold loss as a function of t, minimised exactly); "
         "rounding and reading at face value would give sqrt(a).  The ratio equals Theorem A.2's factor "
         "(1+a)/(2 sqrt a), so that factor is tight.  l_err is read as the binary loss."
+    )
+    rec.note(
+        "printed range alpha = e^-epsilon in [0, 1] (Section 2.1): nothing decided at the ends, the comparison is "
+        "undefined there: at alpha = 1, epsilon = 0, the Laplace density epsilon/2 e^(-epsilon |t|) and the geometric "
+        "pmf are 0 everywhere; at alpha = 0, epsilon = ln(1/0) is infinite and the Laplace mechanism is undefined "
+        "(the geometric side would be the identity, loss 0 = alpha/(1 + alpha))"
     )
     return rec

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from fractions import Fraction as F
 
+from proofs import symbolic
 from proofs.column_replacement import lemma2_functional
 from proofs.degenerate_geometric import (
     definition4,
@@ -15,10 +16,12 @@ from proofs.degenerate_geometric import (
     lemma3_at_boundary,
     point_mass_pmf_at_zero,
     point_mass_rows_private,
+    post_processing_at_zero,
     theorem2_at_boundary,
 )
 from proofs.derivability import three_term
 from udpm import linalg
+from udpm.claims import Context
 from udpm.instances import Findings, Outcome
 
 
@@ -81,3 +84,11 @@ def test_the_point_mass_mechanisms_are_private_at_their_level_only():
     point_mass_rows_private(rec, F(1, 2), "the identity claimed 1/2-DP")  # a false variant
     (d,) = rec.decisions
     assert d.outcome is Outcome.COUNTEREXAMPLE and "ratio outside the band" in d.detail
+
+
+def test_grs2009_example_2_2_at_alpha_zero_and_a_false_formula():
+    rec = Findings("grs2009.ex2.2")
+    check = symbolic.post_processing_grs2009(Context(quick=True))
+    assert [d.outcome for d in check.decisions if d.instance.alpha == "0"] == [Outcome.HOLDS] * 2
+    post_processing_at_zero(rec, lambda al, n: 1 - al, lambda al, n: al, lambda n: (F(0), F(0)))  # 1 at alpha = 0
+    assert all(d.outcome is Outcome.COUNTEREXAMPLE and "stated (1, 0)" in d.detail for d in rec.decisions)
