@@ -18,6 +18,9 @@ from fractions import Fraction
 
 import sympy as sp
 
+from proofs.degenerate_geometric import GS2010_RANGE
+from proofs.degenerate_release import CHAINS as BOUNDARY_CHAINS
+from proofs.degenerate_release import algorithm1_at_boundary, lemma4_at_boundary
 from udpm import linalg
 from udpm.claims import Context, Findings, checks
 from udpm.instances import BOUNDED
@@ -200,6 +203,12 @@ def multi_level_release(
         "is a mechanism and equals G_(alpha_1) resp. Lemma 3's T, and every marginal of the exact joint release "
         f"equals G_(n,alpha_i).  Symbolic alphas (sympy, three levels): n = 1..{n_sym}."
     )
+    algorithm1_at_boundary(rec)
+    rec.note(
+        f"the printed boundary: {GS2010_RANGE}; Algorithm 1 holds for n = 1..3 on the chains "
+        f"{'; '.join('<'.join(map(str, c)) for c in BOUNDARY_CHAINS)} (only alpha_k can be 1, so every inverted "
+        "G_(alpha_i) is invertible)"
+    )
     return rec
 
 
@@ -256,6 +265,12 @@ def collusion_resistance(
         f"decided exactly: Algorithm 1 for n = 1..{n_max}, each chain "
         f"{'; '.join('<'.join(map(str, c)) for c in chains)}, and every non-empty coalition of its levels "
         "(the coalition is an instance parameter); no all-n argument is run."
+    )
+    lemma4_at_boundary(rec, level=lambda chain, coal: level([chain[c] for c in coal]))
+    rec.note(
+        f"the printed boundary: {GS2010_RANGE}; Lemma 4 holds for n = 1..3 on the chains "
+        f"{'; '.join('<'.join(map(str, c)) for c in BOUNDARY_CHAINS)}, every coalition (0-DP and 1-DP read with "
+        "0/0 = 1, x/0 = infinity)"
     )
     return rec
 

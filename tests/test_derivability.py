@@ -140,7 +140,8 @@ def test_lemma4_verified_with_grid():
     r = ml.collusion_resistance(CTX)
     assert r.status is Status.VERIFIED
     coalitions = {(d.instance.n, d.instance.alpha, dict(d.instance.params)["coalition"]) for d in r.decisions}
-    assert (3, "chain 1/3<1/2<2/3", "1,2,3") in coalitions and len(coalitions) == 3 * (3 + 7 + 7 + 3)
+    assert (3, "chain 1/3<1/2<2/3", "1,2,3") in coalitions and len(coalitions) == 3 * (3 + 7 + 7 + 3) + 3 * 16
+    assert (3, "chain 0<1/2<1", "3") in coalitions  # the printed boundary: chains starting at 0 or ending at 1
 
 
 def test_lemma4_max_level_refuted():
