@@ -240,3 +240,24 @@ def post_processing_at_zero(rec: Findings, face: Callable, remapped: Callable, l
             want = (sp.simplify(face(zero, size)), sp.simplify(remapped(zero, size)))
             if any(sp.Rational(str(g)) != w for g, w in zip(got, want)):
                 d.counterexample(f"n = {n}, alpha = 0: the identity loses {got} (face value, remapped), stated {want}")
+
+
+def every_consumer_at_boundary(rec: Findings, deployed: Callable = lambda n, a: definition4(n + 1, a)) -> None:
+    """gs2010 Theorem 1(2) at alpha = 0 and 1, n = 1..3: every alpha-DP mechanism M derives from the deployed
+    G_(n,alpha) by T = M (G_0 = I; G_1 and a 1-DP M have equal rows), a sympy identity in M's entries, so every
+    minimax consumer's optimal interaction reaches its optimal alpha-DP mechanism.  ``deployed``: a false variant."""
+    for n in (1, 2, 3):
+        size = n + 1
+        for a in BOUNDARY:
+            with rec.deciding(
+                n=n, alpha=_label(a), kind=BOUNDED, method="the printed boundary alpha in [0, 1]: sympy identity "
+                "G M = M over a symbolic alpha-DP M", covers="every minimax consumer (every S, every monotone loss): "
+                "its optimal alpha-DP mechanism derives from G"
+            ) as d:
+                qs = sp.symbols(f"q0:{size}", nonnegative=True)
+                m = sp.Matrix([list(qs)] * size) if a == 1 else sp.Matrix(
+                    size, size, lambda i, j: sp.Symbol(f"m{i}{j}", nonnegative=True))
+                g = sp.Matrix([[sp.Rational(v.numerator, v.denominator) for v in row] for row in deployed(n, a)])
+                if sp.simplify(g * m - m) != sp.zeros(size, size):
+                    d.counterexample(f"n = {n}, alpha = {a}: the deployed {g.tolist()} does not derive every "
+                                     f"{a}-DP M by T = M: G M - M = {sp.simplify(g * m - m).tolist()}")

@@ -10,6 +10,7 @@ from proofs.column_replacement import lemma2_functional
 from proofs.degenerate_geometric import (
     definition4,
     definition4_at_zero,
+    every_consumer_at_boundary,
     in_band,
     lemma1_at_boundary,
     lemma2_at_boundary,
@@ -92,3 +93,13 @@ def test_grs2009_example_2_2_at_alpha_zero_and_a_false_formula():
     assert [d.outcome for d in check.decisions if d.instance.alpha == "0"] == [Outcome.HOLDS] * 2
     post_processing_at_zero(rec, lambda al, n: 1 - al, lambda al, n: al, lambda n: (F(0), F(0)))  # 1 at alpha = 0
     assert all(d.outcome is Outcome.COUNTEREXAMPLE and "stated (1, 0)" in d.detail for d in rec.decisions)
+
+
+def test_every_consumer_at_the_ends_and_a_wrong_deployed_mechanism():
+    rec = Findings("gs2010.thm1")
+    every_consumer_at_boundary(rec)
+    assert [d.outcome for d in rec.decisions] == [Outcome.HOLDS] * 6
+    rec = Findings("gs2010.thm1")
+    every_consumer_at_boundary(rec, deployed=lambda n, a: definition4(n + 1, F(1, 2)))  # G_(1/2) deployed instead
+    at_zero = [d for d in rec.decisions if d.instance.alpha == "0"]  # at 1 any mechanism derives the equal-row M
+    assert at_zero and all(d.outcome is Outcome.COUNTEREXAMPLE and "does not derive" in d.detail for d in at_zero)

@@ -31,7 +31,7 @@ def test_thm1_verified_over_every_consumer_with_a_sampled_cross_check_and_a_weak
     rec = minimax.universal_optimality(CTX)
     res = rec.result()
     assert res.status is Status.VERIFIED and grid_text(res.grid[str(SAMPLED)]) == CONSUMER_GRID
-    assert grid_text(res.grid[str(BOUNDED)]) == "alpha=1/100, 1/4, 1/2, 2/3, 99/100: n<=3"
+    assert grid_text(res.grid[str(BOUNDED)]) == "alpha=1/100, 1/4, 1/2, 2/3, 99/100, 0, 1: n<=3"  # 0, 1: printed ends
     assert res.samples == 15 + 2 * 25  # 3 fixed consumers per n, 2 random per (n, alpha) cell
     assert_distinct_identified_consumers(rec)
     bad = minimax.universal_optimality(CTX, deployed=lambda n, a: truncated_geometric(n, (1 + a) / 2))
@@ -63,7 +63,8 @@ def test_lemma6_proved_for_all_n_and_a_stricter_claimed_alpha_is_refuted():
     assert res.status is Status.PROVED and rec.decided(ALL_N) and not rec.decided(outcome=Outcome.COUNTEREXAMPLE)
     assert [e.cls for e in rec.errata] == ["typo"]  # the proof's "n - f(d_1) rows that satisfy the predicate"
     want = "alpha=1/4, 1/2, 2/3: n<=3"
-    assert grid_text(res.grid[str(BOUNDED)]) == want and grid_text(res.grid[str(SAMPLED)]) == want
+    assert grid_text(res.grid[str(BOUNDED)]) == "alpha=1/4, 1/2, 2/3, 0, 1: n<=3"  # the printed ends 0 and 1 too
+    assert grid_text(res.grid[str(SAMPLED)]) == want
     sampled = rec.decided(SAMPLED)
     keys = [(d.instance.n, d.instance.alpha, d.instance.params) for d in sampled]  # params: space, sample
     assert len(set(keys)) == len(keys) and any(n == 1 for n, _, _ in keys)
