@@ -296,6 +296,12 @@ def table2(
         "(n in the grid is the matrix size, Table 2's n).  Table 2's matrices are n x n (Definition 4's "
         "G_{n-1,a}); the extracted text prints 'G = G'' side by side, which is extraction damage, not an equation."
     )
+    rec.note(
+        f"the printed boundary ({GS2010_RANGE}): nothing decided at the ends; at alpha = 1 the printed G, "
+        "(1-a)/(1+a) times the entries a^|i-j|/(1-a) of columns 1 and n, is 0 x (1/0), undefined (Definition 4 itself "
+        "gives 1/2 there), and G' (columns scaled by (1+a)/(1-a)) is undefined; at alpha = 0 both printed matrices are "
+        "I with 0^0 = 1, as Definition 4 gives"
+    )
     return rec
 
 
