@@ -13,7 +13,8 @@ proportional to i+1, loss 1 + (|i-j| mod 4), which the theory does not cover).  
   includes building the candidate.
 * ``generic``: udpm.certify.solve with no candidate (the generic path): HiGHS proposes a basis, refined
   iteratively (udpm.refinement) until an exact check accepts it, then certified exactly (bounded by
-  --basis-timeout); ``refinement`` records its rounds, exact checks and seconds.
+  --basis-timeout); ``refinement`` records its rounds, exact checks and seconds, ``cpu_seconds`` the
+  process's CPU time beside the wall time (the machine is shared).
 * ``generic, unrefined``: the same with udpm.refinement.MAX_ROUNDS = 0 (HiGHS's basis as it is, then the
   exact dual/primal simplex repair: the path before refinement), bounded by --unrefined-timeout.
 * ``qsopt_ex``: QSopt_ex's esolver (Debian package qsopt-ex, installed by this script with apt-get when

@@ -22,6 +22,12 @@ check supplies its exact solutions as the next ``x_k``, ``y_k`` (their violation
 negative basic entries and reduced costs, so the next residual problem is scaled to them).  The
 exact solutions of the accepted basis are kept in ``std.known`` so that udpm.certify does not
 recompute them.  Statistics of the last call are in :data:`LAST`.
+
+HiGHS is first run once, cold, on the LP with its inequality rows as row bounds (no slack columns; devex
+pricing), which takes about half the time of the standard form.  Up to :data:`QUICK_CHECK_ROWS` rows that
+basis is checked exactly at once (small LPs are usually done there); otherwise every attempt (option set)
+starts its standard-form model warm from it.  An unbounded first solve leaves HiGHS's basis and ray in
+``LAST[..]["unbounded"]`` for udpm.certify's exact ray check.
 """
 
 from __future__ import annotations
