@@ -120,10 +120,12 @@ def distinct_users(users: Sequence[tuple[str, BayesianUser]]) -> list[tuple[str,
 
 #: Sampled users beyond the --full grid of the universality claims (n <= 5 at every alpha): for n in
 #: 6..BEYOND_N the boundary users and BEYOND_RANDOM random legal users, at BEYOND_ALPHAS.  benchmarks/reach_sampled.py
-#: decides them for grs2011.cor3.3, grs2011.lemma5.11 and grs2009.thm3.1 (about 0.1 s per user at n = 20).
+#: decides them for grs2011.cor3.3, grs2011.lemma5.11 and grs2009.thm3.1 (about 0.1-0.5 s per user at n = 20).
+#: alpha = 1/100 is left out: a prior with alternating zeros costs 15-20 s per user at n = 13 there (the certified
+#: optimum of a degenerate LP with entries near 100^-n).
 BEYOND_N = 20
 BEYOND_RANDOM = 2
-BEYOND_ALPHAS = (F(1, 100), F(1, 2), F(99, 100))
+BEYOND_ALPHAS = (F(1, 10), F(1, 2), F(99, 100))
 
 
 def beyond_users(rng, n: int) -> list[tuple[str, BayesianUser]]:
