@@ -3,8 +3,9 @@
 zlcn2013's alpha > 1 (written A here) enters only through udpm.conventions.alpha_from_zlcn2013
 (inside udpm.programs_countrange).  Every LP optimum is certified exactly (udpm.certify).  Here:
 Definition 2 (the LP region), x-hat and y-hat, Theorem 4 (the exact worst ratio over the legal
-polytope's vertices, :func:`legal_vertices`) and Section 4.2.  Theorem 1, the two-variable form and
-Theorems 5, 6 (over all consumers, and the exact (beta1, beta2) minimisations) are in
+polytope's vertices, :func:`legal_vertices`, and its closed forms in A, :func:`closed_forms`, where the symbolic
+internal alpha 1/A is checked against that conversion at each rational A0) and Section 4.2.  Theorem 1, the
+two-variable form and Theorems 5, 6 (over all consumers, and the exact (beta1, beta2) minimisations) are in
 proofs/countrange_consumers.py, which reuses :func:`legal_vertices`.
 """
 
