@@ -8,13 +8,13 @@ fraction-free elimination), a certificate per size (G'_m Tri_m = (1 - a^2) I wit
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 
 import flint
 import sympy as sp
 
-from proofs.degenerate_geometric import GS2010_RANGE, lemma2_at_boundary
+from proofs.degenerate_geometric import BOUNDARY, GS2010_RANGE, lemma2_at_boundary
 from proofs.determinants import (
     KINDS,
     OMA2,
@@ -136,11 +136,14 @@ def column_replacement_determinants(
     ctx: Context,
     power: Callable[[int | sp.Expr], int | sp.Expr] = lemma2_power,
     functional: Callable[[str], Row] = lemma2_functional,
+    ends: Sequence[Fraction] = BOUNDARY,
+    claim: str = "gs2010.lemma2",
 ) -> Findings:
     """gs2010 Lemma 2: for the n x n G'_{n,a}, det G'(1,x) = (1-a^2)^(n-2)(x1 - a x2), det G'(n,x) =
     (1-a^2)^(n-2)(x_n - a x_(n-1)) and, for 1 < i < n, det G'(i,x) = (1-a^2)^(n-2)((1+a^2)x_i - a(x_(i-1)+x_(i+1)));
-    det G(i,x) differs by the positive factor prod_(j != i) d_j, so the sign conditions hold for G."""
-    rec = Findings("gs2010.lemma2")
+    det G(i,x) differs by the positive factor prod_(j != i) d_j, so the sign conditions hold for G; and at the
+    printed ends ``ends`` of alpha in [0, 1]."""
+    rec = Findings(claim)
     n_direct = size_bound(ctx, 6, 10)
     n_cert = size_bound(ctx, 12, 32)
     with rec.deciding(
@@ -205,7 +208,9 @@ def column_replacement_determinants(
         f"2..{n_cert} (n in the grid is the matrix size).  Both printed powers are right: (n-3) multiplies the 3x3 "
         "determinant, which itself contains one factor (1-a^2)."
     )
-    lemma2_at_boundary(rec, functional)
+    lemma2_at_boundary(rec, functional, ends)
+    if 1 not in ends:
+        return rec
     rec.note(
         f"the printed boundary: {GS2010_RANGE}; at alpha = 0, det G(i, x) = x_i and every sign condition holds; at "
         "alpha = 1 the size-2 case holds (det G(1, x) = (x_1 - x_2)/2) but for size m >= 3 G has a zero column, so "
@@ -214,9 +219,15 @@ def column_replacement_determinants(
     rec.value(
         corrected_statement="Lemma 2's sign conditions for alpha in [0, 1) instead of the paper's alpha in [0, 1] "
         "(for alpha = 1 only at size 2); its proof's G' (columns scaled by (1+alpha)/(1-alpha)) is undefined at 1",
-        corrected_scope="the instances at alpha in (0, 1) (all-n, bounded symbolic) and alpha = 0 of this record",
+        corrected_scope="claim gs2010.lemma2.corrected",
     )
     return rec
+
+
+@checks("gs2010.lemma2.corrected")
+def column_replacement_below_one(ctx: Context) -> Findings:
+    """gs2010 Lemma 2 as corrected: its sign conditions on det G(i, x) for alpha in [0, 1) (alpha = 1 fails)."""
+    return column_replacement_determinants(ctx, ends=(Fraction(0),), claim="gs2010.lemma2.corrected")
 
 
 def _lemma2_direct(m: int, power: Callable, functional: Callable[[str], Row]) -> str | None:

@@ -15,7 +15,7 @@ Theorem 2 and Lemma 3 (proofs.derivability).  Every value here is an exact ratio
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from fractions import Fraction as F
 
 import sympy as sp
@@ -52,10 +52,10 @@ def _label(a: F) -> int:
     return int(a)
 
 
-def lemma1_at_boundary(rec: Findings) -> None:
-    """gs2010 Lemma 1, det G > 0, at alpha = 0 and 1 for sizes 2..4: exact determinants."""
+def lemma1_at_boundary(rec: Findings, ends: Sequence[F] = BOUNDARY) -> None:
+    """gs2010 Lemma 1, det G > 0, at the printed ends (alpha = 0 and 1) for sizes 2..4: exact determinants."""
     for m in SIZES:
-        for a in BOUNDARY:
+        for a in ends:
             with rec.deciding(
                 n=m, alpha=_label(a), kind=BOUNDED, method="the printed boundary alpha in [0, 1]: exact determinant "
                 "of Definition 4's G (0^0 = 1)", covers="det G_m > 0"
@@ -102,11 +102,11 @@ def _sign_mismatch(m: int, i: int, a: F, functional: Functional) -> str | None:
     return None
 
 
-def lemma2_at_boundary(rec: Findings, functional: Functional) -> None:
-    """gs2010 Lemma 2's sign conditions on det G(i, x) at alpha = 0 and 1, sizes 2..4, every column i, every x (the
-    determinant is a linear form in x, computed symbolically; a mismatch is a concrete x)."""
+def lemma2_at_boundary(rec: Findings, functional: Functional, ends: Sequence[F] = BOUNDARY) -> None:
+    """gs2010 Lemma 2's sign conditions on det G(i, x) at the printed ends (alpha = 0 and 1), sizes 2..4, every
+    column i, every x (the determinant is a linear form in x, computed symbolically; a mismatch is a concrete x)."""
     for m in SIZES:
-        for a in BOUNDARY:
+        for a in ends:
             with rec.deciding(
                 n=m, alpha=_label(a), kind=BOUNDED, method="the printed boundary alpha in [0, 1]: det G(i, x) as a "
                 "linear form in symbolic x (sympy), against the printed sign conditions", covers="every column i, "

@@ -28,7 +28,7 @@ from fractions import Fraction
 import flint
 import sympy as sp
 
-from proofs.degenerate_geometric import GS2010_RANGE, lemma1_at_boundary
+from proofs.degenerate_geometric import BOUNDARY, GS2010_RANGE, lemma1_at_boundary
 from udpm.claims import Context, Findings, checks
 from udpm.instances import ALL_N, BOUNDED
 from udpm.mechanisms import scaled_truncated_geometric, truncated_geometric
@@ -384,10 +384,13 @@ def det_g_prime(
     ctx: Context,
     exponent: Callable[[int | sp.Expr], int | sp.Expr] = lemma1_exponent,
     gprime: Callable[[int], list[list[flint.fmpz_poly]]] = g_prime,
+    ends: Sequence[Fraction] = BOUNDARY,
+    claim: str = "gs2010.lemma1",
 ) -> Findings:
     """gs2010 Lemma 1: det G_{n,a} > 0; its proof's det G'_{n,a} = (1-a^2)^(n-1) for the n x n matrix of
-    Table 2 (Definition 4's (n+1) x (n+1) G_{n,a} has det G' = (1-a^2)^n), for all n >= 2 and a in (0,1)."""
-    rec = Findings("gs2010.lemma1")
+    Table 2 (Definition 4's (n+1) x (n+1) G_{n,a} has det G' = (1-a^2)^n), for all n >= 2 and a in (0,1), and at
+    the printed ends ``ends`` of alpha in [0, 1]."""
+    rec = Findings(claim)
     n_max = size_bound(ctx, 12, 32)
     # all n: solve the recurrence, compare with the claimed exponent for symbolic m
     solved, how = det_gprime_solved()
@@ -463,13 +466,20 @@ def det_g_prime(
         "is the matrix size).  Size 1 is degenerate: Definition 4 and Table 2 would give the 1x1 'mechanism' "
         "[1/(1+a)], not [1]; the lemma's induction starts at size 2."
     )
-    lemma1_at_boundary(rec)
+    lemma1_at_boundary(rec, ends)
+    if 1 not in ends:
+        return rec
     rec.note(f"the printed boundary: {GS2010_RANGE}; det G_m = 1 at alpha = 0 and 0 at alpha = 1 (sizes 2..4)")
     rec.value(
         corrected_statement="det G_{n,alpha} > 0 for alpha in [0, 1) instead of the paper's alpha in [0, 1]; at "
         "alpha = 1 every row of G is (1/2, 0, ..., 0, 1/2), so det G = 0 for every size m >= 2 (and G' is undefined: "
         "its columns are scaled by (1+alpha)/(1-alpha))",
-        corrected_scope="the instances at alpha in (0, 1) (all-n symbolic, bounded symbolic) and alpha = 0 of this "
-        "record",
+        corrected_scope="claim gs2010.lemma1.corrected",
     )
     return rec
+
+
+@checks("gs2010.lemma1.corrected")
+def det_g_positive_below_one(ctx: Context) -> Findings:
+    """gs2010 Lemma 1 as corrected: det G_{n,alpha} > 0 for alpha in [0, 1) (the printed alpha = 1 fails)."""
+    return det_g_prime(ctx, ends=(Fraction(0),), claim="gs2010.lemma1.corrected")

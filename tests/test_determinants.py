@@ -120,3 +120,14 @@ def test_table2_transcription_cell_changed_refuted(monkeypatch):
     monkeypatch.setattr(d, "printed", altered)
     r = d.table2(CTX)
     assert r.status is Status.REFUTED and "alpha**3" in r.counterexample
+
+
+def test_the_corrected_lemmas_drop_only_the_failing_end_and_pass():
+    from proofs import column_replacement as cr_mod
+
+    for check, claim in ((d.det_g_positive_below_one, "gs2010.lemma1.corrected"),
+                         (cr_mod.column_replacement_below_one, "gs2010.lemma2.corrected")):
+        rec = check(CTX)
+        assert rec.claim == claim and rec.status is Status.PROVED
+        ends = {x.instance.alpha for x in rec.decisions if x.instance.alpha in ("0", "1")}
+        assert ends == {"0"}  # alpha = 0 still decided, alpha = 1 (refuted as printed) left out
