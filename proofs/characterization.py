@@ -418,10 +418,15 @@ def permutations_of_t(
     for alpha in (0, 1), and the printed boundary alpha = 1 (proofs.degenerate_alpha), checked for small n."""
     rec = range_n_scan(ctx, "grs2011.cor3.4", witness_gamma, claimed)
     decide_alpha_one(rec, ctx, ALPHA_ONE_CANDIDATE, 3 if ctx.quick else 4)
+    range_n_uniqueness_at_zero(
+        rec, ctx, "every range-N mechanism X optimal for every user after its best remap: X = pi o T with T(n, 0) = I "
+        "under both readings (0^0 = 1)"
+    )
     rec.value(
         corrected_statement="alpha in [0, 1) instead of [0, 1]; at alpha = 1 every 1-DP mechanism (equal rows) "
         "is universally utility-maximizing (the SMT query of each alpha = 1 instance does not depend on X)",
-        corrected_scope="the instances at alpha in (0, 1) of this record; alpha = 0 is not decided here",
+        corrected_scope="the instances at alpha in [0, 1) of this record (alpha = 0: the 'only if' for every range-N "
+        "mechanism, n <= 3)",
     )
     return rec
 
