@@ -49,7 +49,10 @@ from udpm.remaps import compose, deterministic_remap, posterior_loss
 from udpm.users import BayesianUser, weighted
 
 from .sample_users import (
+    BEYOND_ALPHAS,
+    BEYOND_N,
     adversarial_users,
+    beyond_users,
     describe,
     distinct_users,
     prior_grid,
@@ -331,6 +334,10 @@ def universality_scan(
         for a in alphas(ctx):
             users = adversarial_users(n) + random_users(rng, n, 4 if ctx.quick else 12)
             if not decide_users(rec, mechs_of(n, a), users, n, a, ctx, certs):
+                return _with_certificate(rec, certs)
+    for n in range(n_max + 1, 1 + (0 if ctx.quick else BEYOND_N)):  # --full: sampled users to n = 20
+        for a in BEYOND_ALPHAS:
+            if not decide_users(rec, mechs_of(n, a), beyond_users(rng, n), n, a, ctx, certs):
                 return _with_certificate(rec, certs)
     if grids:
         n = 2
