@@ -526,6 +526,7 @@ def two_approximation(ctx: Context, factor: Fraction | int = 2) -> Findings:
     alphas = (*ALPHAS_Z, F(100)) if not ctx.quick else (F(101, 100), F(2), F(100))
     worst = None
     per_alpha: dict[Fraction, Fraction] = {}
+    per_n: dict[tuple[Fraction, int], Fraction] = {}  # (A, n) -> worst ratio over theta
     exact: dict[tuple, dict[Fraction, Fraction | None]] = {}
     for n in range(1, n_max + 1):
         for t1, t2 in theta_pairs(n):
@@ -551,6 +552,7 @@ def two_approximation(ctx: Context, factor: Fraction | int = 2) -> Findings:
                         d.counterexample(f"{where}: best derivable error / optimal error = {r} > {factor}")
                 key = (r is None, r or 0)
                 per_alpha[A] = max(per_alpha.get(A, F(0)), r or F(0))
+                per_n[(A, n)] = max(per_n.get((A, n), F(0)), r or F(0))
                 exact[(n, t1, t2)][A] = solved
                 if worst is None or key > worst[0]:
                     worst = (key, r, n, A, where, cert)
@@ -560,6 +562,12 @@ def two_approximation(ctx: Context, factor: Fraction | int = 2) -> Findings:
     rec.value(worst_ratio=str(r), worst_consumer=f"n={n}, {zlcn_label(A)}, {where}")
     for A, v in per_alpha.items():
         rec.value(**{f"worst ratio at {zlcn_label(A)}": v})
+    # the same maxima per (alpha, n), as data for the report (udpm.report_html.thm4_ratios)
+    rec.value(
+        worst_ratios=json.dumps(
+            [{"alpha": str(A), "n": n, "ratio": str(v)} for (A, n), v in sorted(per_n.items())], separators=(",", ":")
+        )
+    )
     rec.certificate = certificate_of({"worst ratio": str(r)}, [("worst-ratio LP (1/ratio)", cert)])
     for (n, t1, t2), by_alpha in exact.items():
         if any(v[0] != 1 for v in by_alpha.values()):

@@ -261,48 +261,22 @@ LEMMA = {
 }
 
 
-def test_thm4_ratios_reads_alpha_n_ratio_values():
+def test_thm4_ratios_reads_the_structured_worst_ratios_value():
+    rows = [{"alpha": "2", "n": 3, "ratio": "4/3"}, {"alpha": "101/100", "n": 2, "ratio": "101/100"},
+            {"alpha": "2", "n": 2, "ratio": "5/4"}]
     doc = doc_of(
         {
             "id": "zlcn2013.thm4",
-            "values": {
-                "worst_ratio[alpha=1/2,n=3]": "4/3",
-                "worst_ratio[alpha=1/2,n=2]": "5/4",
-                "worst_ratio[alpha=2/3,n=2]": "7/5",
-                "consumer[alpha=1/2,n=3]": "omega=(1,0)",
-                "ratio_bound": "2",
-            },
+            # prose-named values are not parsed: only worst_ratios counts
+            "values": {"worst_ratios": json.dumps(rows), "worst ratio at alpha=10": "20/11", "worst_ratio": "20/11"},
         }
     )
-    claim, rows = report_html.thm4_ratios(doc)
+    claim, got = report_html.thm4_ratios(doc)
     assert claim["id"] == "zlcn2013.thm4"
-    assert [(r["alpha"], r["n"], r["ratio"]) for r in rows] == [("1/2", 2, "5/4"), ("1/2", 3, "4/3"), ("2/3", 2, "7/5")]
+    want = [("101/100", 2, "101/100"), ("2", 2, "5/4"), ("2", 3, "4/3")]
+    assert [(r["alpha"], r["n"], r["ratio"]) for r in got] == want
     assert report_html.thm4_ratios(doc_of({"id": "gs2010.def1"})) == (None, [])
-
-
-def test_thm4_ratios_per_alpha_only_and_ignores_threshold_ratios():
-    doc = doc_of(
-        {
-            "id": "zlcn2013.thm4",
-            "values": {
-                "worst ratio at alpha=10": "20/11",
-                "worst ratio at alpha=101/100": "101/100",
-                "worst_ratio": "20/11",
-                "threshold ratio n=2 theta=(0,1) alpha=2": "3/2",
-                "worst_consumer": "n=3, theta=(1, 2), alpha=10",
-            },
-        }
-    )
-    _, rows = report_html.thm4_ratios(doc)
-    assert [(r["alpha"], r["n"], r["ratio"]) for r in rows] == [("101/100", None, "101/100"), ("10", None, "20/11")]
-    # several values for one (alpha, n) reduce to their maximum
-    doc = doc_of(
-        {
-            "id": "zlcn2013.thm4",
-            "values": {"ratio n=2 theta=(1,1) alpha=2": "5/4", "ratio n=2 theta=(1,2) alpha=2": "3/2"},
-        }
-    )
-    assert [r["ratio"] for r in report_html.thm4_ratios(doc)[1]] == ["3/2"]
+    assert report_html.thm4_ratios(doc_of({"id": "zlcn2013.thm4", "values": {}}))[1] == []
 
 
 def test_family_groups_lemmas_by_section():

@@ -11,6 +11,7 @@ changes :mod:`udpm.report_changes`, the figures :mod:`udpm.report_figures`, the 
 """
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from collections.abc import Mapping
@@ -380,49 +381,17 @@ def _location(claim: Mapping, erratum: Mapping) -> str:
     entry = str(erratum.get("entry", ""))
     return f"{claim.get('where', '')} {entry}".strip() if not entry or entry.startswith("[") else entry
 
-_NUM = r"(\d+(?:/\d+)?|\d*\.\d+)"
-_ALPHA_KEY = re.compile(r"(?<![A-Za-z])(?:alpha|a)\s*[=:]\s*" + _NUM, re.IGNORECASE)
-_N_KEY = re.compile(r"(?<![A-Za-z])n\s*[=:]\s*(\d+)(?![\d/.])", re.IGNORECASE)
-
-
-def _number(s: str) -> Fraction | None:
-    """An exact number from a value string ('4/3', '2', '1.25'), else None."""
-    try:
-        return Fraction(s.strip())
-    except (ValueError, ZeroDivisionError):
-        return None
-
-
 def thm4_ratios(doc: Mapping, claim_id: str = "zlcn2013.thm4") -> tuple[dict | None, list[dict]]:
-    """The worst count-range approximation ratios that zlcn2013.thm4 reported, per alpha (and per n when given).
+    """The worst count-range approximation ratios that zlcn2013.thm4 reported, per alpha and n.
 
-    A value counts when its name mentions a ratio (not a threshold ratio, which Theorem 7 makes 1) and an alpha
-    (``alpha=2``), optionally an n (``n=3``), and the value is an exact number.  Several values for the same
-    (alpha, n), e.g. one per theta, are reduced to their maximum.  Alpha is kept as the check printed it (the
-    claim reports zlcn2013's alpha = e^eps > 1).  Rows: alpha, alpha_value, n (or None), ratio, ratio_value, name.
-    """
+    Read from the claim's structured value ``worst_ratios`` (a JSON list of {"alpha", "n", "ratio"}, each the
+    maximum over theta; alpha is zlcn2013's alpha = e^eps > 1, exact text).  Rows, sorted by alpha then n:
+    alpha, alpha_value, n, ratio, ratio_value (the floats only place points on a plot)."""
     claim = next((c for c in doc["claims"] if c["id"] == claim_id), None)
     if claim is None:
         return None, []
-    best: dict[tuple[str, int | None], dict] = {}
-    for name, value in (claim.get("values") or {}).items():
-        low = name.lower()
-        if "ratio" not in low or "threshold" in low or not isinstance(value, str):
-            continue
-        alpha, n, ratio = _ALPHA_KEY.search(name), _N_KEY.search(name), _number(value)
-        a = _number(alpha.group(1)) if alpha else None
-        if a is None or ratio is None:
-            continue
-        row = {
-            "name": name,
-            "alpha": alpha.group(1),
-            "alpha_value": float(a),
-            "n": int(n.group(1)) if n else None,
-            "ratio": value,
-            "ratio_value": float(ratio),
-        }
-        key = (row["alpha"], row["n"])
-        if key not in best or ratio > _number(best[key]["ratio"]):
-            best[key] = row
-    out = sorted(best.values(), key=lambda r: (r["alpha_value"], -1 if r["n"] is None else r["n"]))
-    return claim, out
+    rows = json.loads((claim.get("values") or {}).get("worst_ratios", "[]"))
+    out = [
+        {**r, "alpha_value": float(Fraction(r["alpha"])), "ratio_value": float(Fraction(r["ratio"]))} for r in rows
+    ]
+    return claim, sorted(out, key=lambda r: (r["alpha_value"], r["n"]))
