@@ -127,14 +127,23 @@ def sparse_solve(rows: list[dict[int, flint.fmpq]], rhs: list[list[flint.fmpq]],
     """The unique solution of a square sparse system (one list of values per right-hand side)."""
     rows = [dict(r) for r in rows]
     rhs = [list(r) for r in rhs]
-    ncomp = len(rhs[0]) if rhs else 0
     pivots = _eliminate(rows, rhs, clock)
     if len(pivots) != nvars or len(rows) != nvars:
         raise Singular(f"basis matrix is singular (rank {len(pivots)} < {nvars})")
+    return _back_substitute(rows, pivots, rhs, nvars, clock)
+
+
+def _back_substitute(
+    rows: list[dict[int, flint.fmpq]], pivots: list[tuple[int, int]], r: list[list[flint.fmpq]], nvars: int, clock
+) -> list[list[flint.fmpq]]:
+    """x from the eliminated rows (upper triangular in pivot order) and the eliminated right-hand sides r."""
+    ncomp = len(r[0]) if r else 0
     x: dict[int, list[flint.fmpq]] = {}
-    for p, c in reversed(pivots):
+    for i, (p, c) in enumerate(reversed(pivots)):
+        if i % 1024 == 0:
+            clock.tick("exact solve")
         row = rows[p]
-        vals = list(rhs[p])
+        vals = r[p]
         for k, v in row.items():
             if k != c:
                 xk = x[k]
@@ -173,21 +182,7 @@ class SparseLU:
                 for t in range(ncomp):
                     if rp[t] != 0:
                         rq[t] = rq[t] - f * rp[t]
-        x: dict[int, list[flint.fmpq]] = {}
-        for i, (p, c) in enumerate(reversed(self.pivots)):
-            if i % 1024 == 0:
-                self.clock.tick("exact solve")
-            row = self.rows[p]
-            vals = r[p]
-            for k, v in row.items():
-                if k != c:
-                    xk = x[k]
-                    for t in range(ncomp):
-                        if xk[t] != 0:
-                            vals[t] = vals[t] - v * xk[t]
-            piv = row[c]
-            x[c] = [val / piv for val in vals]
-        return [x[c] for c in range(self.nvars)]
+        return _back_substitute(self.rows, self.pivots, r, self.nvars, self.clock)
 
     def solve_transposed(self, rhs: list[list[flint.fmpq]]) -> list[list[flint.fmpq]]:
         """B^T y = rhs (rhs[col] = one value per right-hand side); y[row]."""
