@@ -227,7 +227,9 @@ def column_replacement_determinants(
 @checks("gs2010.lemma2.corrected")
 def column_replacement_below_one(ctx: Context) -> Findings:
     """gs2010 Lemma 2 as corrected: its sign conditions on det G(i, x) for alpha in [0, 1) (alpha = 1 fails)."""
-    return column_replacement_determinants(ctx, ends=(Fraction(0),), claim="gs2010.lemma2.corrected")
+    rec = column_replacement_determinants(ctx, ends=(Fraction(0),), claim="gs2010.lemma2.corrected")
+    rec.errata.clear()  # the printed text's errata belong to gs2010.lemma2, not to the corrected statement
+    return rec
 
 
 def _lemma2_direct(m: int, power: Callable, functional: Callable[[str], Row]) -> str | None:

@@ -482,4 +482,6 @@ def det_g_prime(
 @checks("gs2010.lemma1.corrected")
 def det_g_positive_below_one(ctx: Context) -> Findings:
     """gs2010 Lemma 1 as corrected: det G_{n,alpha} > 0 for alpha in [0, 1) (the printed alpha = 1 fails)."""
-    return det_g_prime(ctx, ends=(Fraction(0),), claim="gs2010.lemma1.corrected")
+    rec = det_g_prime(ctx, ends=(Fraction(0),), claim="gs2010.lemma1.corrected")
+    rec.errata.clear()  # the printed text's errata belong to gs2010.lemma1, not to the corrected statement
+    return rec
