@@ -25,12 +25,6 @@ import z3
 from .induction import Obligation
 from .programs_database import Database, DatabaseSpace
 
-# A generic database of count i has i rows holding one of the k values that satisfy the predicate (class P) and
-# n - i rows holding one of the m = |D| - k values that violate it (class N).  The symbols below are that
-# database's parameters; every statement is for all integers n >= 1, 0 <= i < n, k, m >= 1 (non-trivial
-# predicate) and every alpha in [0, 1] (the DP inequalities in the multiplied form alpha x_d' <= x_d, which is the
-# papers' ratio definition with 0/0 = 1, alpha = 0 included).
-
 N_, I_, K_, M_ = sp.symbols("n i k m", integer=True)
 V_ = sp.Symbol("v", integer=True, nonnegative=True)  # the index of a row's value within its class
 A_, AC_ = sp.symbols("alpha alpha_c")
