@@ -31,7 +31,6 @@ from udpm.databases import (
     I_,
     K_,
     M_,
-    MINIMAX,  # noqa: F401  for gs2010 Lemma 6 (proofs.minimax): averaging_all_n(rec, ctx, MINIMAX)
     N_,
     PRINTED_DEGREES,
     SYMBOLIC,

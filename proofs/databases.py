@@ -32,7 +32,7 @@ from udpm.smt import decide, model_value, premise_witness
 from udpm.tables import compare_printed, printed
 from udpm.users import absolute_error, power_loss
 
-from .averaging import (  # noqa: F401  re-exported: proofs.minimax (gs2010 Lemma 6) imports them from here
+from .averaging import (  # noqa: F401  re-exported: their home before the split (tests/test_averaging.py)
     ALPHAS,
     FULL_SPACES,
     SPACES,

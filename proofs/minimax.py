@@ -6,7 +6,7 @@ LP optimum (udpm.certify.solve: exact primal, exact dual, equal objectives).
 Consumers are sampled from ``ctx.rng`` on a fixed (n, alpha) grid and cover side
 information with gaps, singletons, losses nondecreasing in |i - r| with ties, and
 alphas near 0 and near 1; each sampled consumer is one identified instance.
-Lemma 6 is bounded per (D^n, alpha) by the Farkas multipliers of proofs.databases.
+Lemma 6 is proved for every n by the averaging argument of proofs.averaging (bounded per (D^n, alpha) too).
 """
 
 from __future__ import annotations
@@ -36,8 +36,16 @@ from udpm.programs_minimax import optimal_interaction_lp, optimal_mechanism_lp
 from udpm.remaps import compose, deterministic_remap
 from udpm.users import Loss, MinimaxUser, absolute_error, binary_loss, squared_error
 
-from .averaging import averaging_all_n, row_count_erratum
-from .databases import FULL_SPACES, SPACES, decide_averaged, decide_farkas, digest, space_label
+from .averaging import (
+    FULL_SPACES,
+    SPACES,
+    averaging_all_n,
+    decide_averaged,
+    decide_farkas,
+    digest,
+    row_count_erratum,
+    space_label,
+)
 from .degenerate_geometric import GS2010_RANGE, every_consumer_at_boundary
 from .sample_users import legal_loss, random_legal_g
 
