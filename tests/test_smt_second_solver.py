@@ -104,7 +104,7 @@ def test_cvc5_unknown_leaves_z3s_verdict_standing_and_says_so(monkeypatch, on_sa
 
 
 class UnknownZ3:
-    def __init__(self, *args):
+    def __init__(self, *args, **kwargs):
         pass
 
     def set(self, *args):

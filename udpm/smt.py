@@ -162,10 +162,14 @@ def decide(assertions: Iterable[z3.BoolRef], timeout_s: float, logic: str | None
     """
     assertions = list(assertions)
     path = export(assertions, logic)
-    solver = z3.SolverFor(logic) if logic else z3.Solver()
+    # z3 solves a copy in a fresh context: its search, and so its model, then depends on the query alone, not on
+    # the terms the process built before (run order, filters, workers); the model is translated back.
+    home = next((a.ctx for a in assertions if z3.is_expr(a)), z3.main_ctx())
+    ctx = z3.Context()
+    solver = z3.SolverFor(logic, ctx=ctx) if logic else z3.Solver(ctx=ctx)
     solver.set("rlimit", z3_rlimit(timeout_s))
     solver.set("timeout", max(1, int(wall_clock_s(timeout_s) * 1000)))
-    solver.add(*assertions)
+    solver.add(*_translated(assertions, ctx))
     bound = min(timeout_s, CVC5_BUDGET_S)
     cvc5_answer = start_cvc5(path, bound) if CVC5_ON_SAT else None  # then cvc5 solves while z3 does
     answer = solver.check()
@@ -185,7 +189,7 @@ def decide(assertions: Iterable[z3.BoolRef], timeout_s: float, logic: str | None
         reason = "resource limit" if reason == Z3_RLIMIT_REASON else reason
     if first == SAT and cvc5_answer is None:
         _TALLY[f"z3 sat, {NOT_RUN}"] += 1
-        return _outcome(path, False, solver.model(), ("z3",), NOT_RUN, SAT_NOT_RUN)
+        return _outcome(path, False, solver.model().translate(home), ("z3",), NOT_RUN, SAT_NOT_RUN)
     if cvc5_answer is None:
         bound = bound if first == UNSAT else timeout_s  # z3 unknown: the verdict is cvc5's, give it z3's budget
         cvc5_answer = start_cvc5(path, bound)
@@ -213,7 +217,7 @@ def decide(assertions: Iterable[z3.BoolRef], timeout_s: float, logic: str | None
         if second == SAT:
             raise _undecided(path, f"{z3_said}; cvc5 answered sat, but a sat needs a z3 model to be re-checked")
         raise _undecided(path, f"{z3_said}; {said}")
-    model = None if first == UNSAT else solver.model()
+    model = None if first == UNSAT else solver.model().translate(home)
     if second == first:
         return _outcome(path, first == UNSAT, model, ("z3", "cvc5"), said, f"{first}: {AGREED}")
     record = f"{first}: z3 only (cvc5 {why if why.startswith('error') else f'unknown: {why}'})"
@@ -240,9 +244,7 @@ def smt2_text(assertions: list[z3.BoolRef], logic: str | None = None) -> str:
     query refers to its terms.  Let names are then renumbered in order of first appearance.
     """
     ctx = z3.Context()
-    terms = [
-        a.translate(ctx) if z3.is_expr(a) else z3.BoolVal(bool(a), ctx) for a in assertions
-    ] or [z3.BoolVal(True, ctx)]
+    terms = _translated(assertions, ctx) or [z3.BoolVal(True, ctx)]
     *rest, last = terms
     vec = (z3.Ast * len(rest))(*(t.as_ast() for t in rest))
     text = z3.Z3_benchmark_to_smtlib_string(
@@ -254,6 +256,11 @@ def smt2_text(assertions: list[z3.BoolRef], logic: str | None = None) -> str:
         return names.setdefault(m.group(0), f"{m.group(1)}{len(names) + 1}")
 
     return _standard_arities(_LET_NAME.sub(rename, text))
+
+
+def _translated(assertions: list, ctx: z3.Context) -> list[z3.BoolRef]:
+    """The assertions copied into ``ctx`` (Python booleans as constants), in order."""
+    return [a.translate(ctx) if z3.is_expr(a) else z3.BoolVal(bool(a), ctx) for a in assertions]
 
 
 _TOKEN = re.compile(r"\|[^|]*\||;[^\n]*|[()]|[^\s()|;]+")
