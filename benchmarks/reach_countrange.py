@@ -62,7 +62,8 @@ def per_n(name: str, check, max_n: int, budget: float) -> dict:
 def consumers(max_n: int, budget: float, solver_timeout: float) -> None:
     """The all-consumers reach of Theorem 1, Section 3.1 and Theorems 5, 6 (bounded instances only)."""
     from proofs import countrange_consumers as cc
-    from proofs.countrange_lp import ALPHAS_Z, legal_vertices, theta_pairs
+    from proofs.approximation_ratio import legal_vertices
+    from proofs.countrange_lp import ALPHAS_Z, theta_pairs
     from udpm.instances import Findings
 
     ctx = Context(quick=True, solver_timeout=solver_timeout)

@@ -10,8 +10,9 @@ import pytest
 import z3
 
 from proofs import countrange_consumers as cc
+from proofs.approximation_ratio import legal_vertices
 from proofs.countrange import zlcn_label
-from proofs.countrange_lp import ALPHAS_Z, legal_vertices
+from proofs.countrange_lp import ALPHAS_Z
 from udpm.certify import solve
 from udpm.claims import Context, Status
 from udpm.errors import VacuousPremise

@@ -7,6 +7,7 @@ from fractions import Fraction
 import pytest
 import z3
 
+from proofs import approximation_ratio as ar
 from proofs import countrange_lp as cr
 from proofs.countrange import SYMBOLIC, zlcn_label
 from udpm.claims import Context, Status
@@ -71,10 +72,10 @@ def test_def2_vacuity_guard(monkeypatch):
 
 
 def test_thm4_bounded_grid_worst_ratio_below_two():
-    rec = cr.two_approximation(CTX)
+    rec = ar.two_approximation(CTX)
     assert rec.status is Status.VERIFIED and Fraction(rec.values["worst_ratio"]) < 2
     assert grid(rec, BOUNDED) == {zlcn_label(a): [1, 2, 3] for a in (Fraction(101, 100), Fraction(2), Fraction(100))}
-    bad = cr.two_approximation(CTX, factor=1)
+    bad = ar.two_approximation(CTX, factor=1)
     assert bad.status is Status.REFUTED and "> 1" in bad.counterexample
 
 
@@ -104,30 +105,30 @@ def test_legal_vertices_chain_enumeration_equals_every_subset_of_rows(n):
     """The run-by-run enumeration gives exactly the vertices of the brute force over every n+1 rows."""
     alphas = (*cr.ALPHAS_Z, Fraction(100)) if n < 4 else (Fraction(3, 2),)
     for A in alphas:
-        assert cr.legal_vertices(n, A) == cr.legal_vertices_by_subsets(n, A)
-    assert [len(cr.legal_vertices(k, Fraction(2))) for k in range(1, 7)] == [4, 8, 20, 48, 122, 296]
+        assert ar.legal_vertices(n, A) == ar.legal_vertices_by_subsets(n, A)
+    assert [len(ar.legal_vertices(k, Fraction(2))) for k in range(1, 7)] == [4, 8, 20, 48, 122, 296]
 
 
 def test_legal_vertices_missing_seed_is_caught(monkeypatch):
     """A run enumeration without the (1/(1+a), a/(1+a)) seeds misses vertices the brute force finds."""
-    real = cr._runs
+    real = ar._runs
 
     def no_pair_seeds(k, a):
         return {r for r in real(k, a) if 0 in r or 1 in r}
 
-    cr.legal_vertices.cache_clear()
-    monkeypatch.setattr(cr, "_runs", no_pair_seeds)
+    ar.legal_vertices.cache_clear()
+    monkeypatch.setattr(ar, "_runs", no_pair_seeds)
     try:
-        assert set(cr.legal_vertices(2, Fraction(2))) < set(cr.legal_vertices_by_subsets(2, Fraction(2)))
+        assert set(ar.legal_vertices(2, Fraction(2))) < set(ar.legal_vertices_by_subsets(2, Fraction(2)))
     finally:
-        cr.legal_vertices.cache_clear()
+        ar.legal_vertices.cache_clear()
 
 
 def test_thm4_minimal_profiles_change_no_ratio(monkeypatch):
     """Dropping dominated legal vertices and implied derivable rows leaves every worst ratio as it was."""
-    assert cr.minimal_profiles([(1, 2), (2, 2), (2, 1), (1, 2)]) == [(1, 2), (2, 1)]
+    assert ar.minimal_profiles([(1, 2), (2, 2), (2, 1), (1, 2)]) == [(1, 2), (2, 1)]
     thetas = [(n, t) for n in (2, 3) for t in cr.theta_pairs(n) if t[0] > 0 or t[1] not in (None, n)]
-    pruned = {(n, t): cr.worst_ratio(n, Fraction(3, 2), *t, CTX)[0] for n, t in thetas}
-    monkeypatch.setattr(cr, "minimal_profiles", lambda ps: sorted({tuple(p) for p in ps}))
+    pruned = {(n, t): ar.worst_ratio(n, Fraction(3, 2), *t, CTX)[0] for n, t in thetas}
+    monkeypatch.setattr(ar, "minimal_profiles", lambda ps: sorted({tuple(p) for p in ps}))
     for (n, t), r in pruned.items():
-        assert cr.worst_ratio(n, Fraction(3, 2), *t, CTX)[0] == r
+        assert ar.worst_ratio(n, Fraction(3, 2), *t, CTX)[0] == r
