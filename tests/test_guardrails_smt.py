@@ -14,8 +14,8 @@ class FakeSolver:
 
     made: ClassVar[list] = []
 
-    def __init__(self, answer=z3.unknown, reason="timeout", logic=None):
-        self.answer, self.reason, self.logic = answer, reason, logic
+    def __init__(self, answer=z3.unknown, reason="timeout", logic=None, ctx=None):
+        self.answer, self.reason, self.logic, self.ctx = answer, reason, logic, ctx
         self.settings, self.assertions = {}, []
         FakeSolver.made.append(self)
 
@@ -32,7 +32,12 @@ class FakeSolver:
         return self.reason
 
     def model(self):
-        return "model"
+        return FakeModel("model")
+
+
+class FakeModel(str):
+    def translate(self, ctx):  # back into the query's own context
+        return self
 
 
 @pytest.fixture
@@ -42,8 +47,8 @@ def fake(monkeypatch, tmp_path):
     # z3 is faked here: the second solver (tests/test_smt_second_solver.py) says unknown, so z3's answer stands
     monkeypatch.setattr(smt, "EXPORT_DIR", tmp_path)
     monkeypatch.setattr(smt, "start_cvc5", lambda path, timeout_s: lambda: ("unknown", "stubbed"))
-    monkeypatch.setattr(smt.z3, "Solver", lambda: FakeSolver(**answer))
-    monkeypatch.setattr(smt.z3, "SolverFor", lambda logic: FakeSolver(logic=logic, **answer))
+    monkeypatch.setattr(smt.z3, "Solver", lambda ctx=None: FakeSolver(ctx=ctx, **answer))
+    monkeypatch.setattr(smt.z3, "SolverFor", lambda logic, ctx=None: FakeSolver(logic=logic, ctx=ctx, **answer))
     return answer
 
 
@@ -65,6 +70,9 @@ def test_a_logic_picks_a_solver_for_it_and_every_assertion_is_added(fake):
     assert smt.decide([p, q], timeout_s=1, logic="QF_LRA").unsat is True
     assert FakeSolver.made[-1].logic == "QF_LRA"
     assert [str(a) for a in FakeSolver.made[-1].assertions] == ["p", "q"]
+    # a copy in a fresh context, so that z3's search depends on the query alone
+    made = FakeSolver.made[-1]
+    assert made.ctx is not None and made.ctx != z3.main_ctx() and all(a.ctx == made.ctx for a in made.assertions)
     smt.decide([p], timeout_s=1)
     assert FakeSolver.made[-1].logic is None
 
@@ -178,3 +186,18 @@ def test_the_exported_text_depends_on_the_query_alone_not_on_other_references():
     held = x / a  # another reference to an equal subterm
     assert smt2_text([x >= 0, x <= x / a]) == alone and "let" not in alone
     assert held.num_args() == 2
+
+
+def test_a_sat_model_depends_on_the_query_alone_not_on_terms_built_before():
+    def query():
+        w = [z3.Real(f"det_w{i}") for i in range(4)]
+        q = [z3.Sum(w) == 1, *(v >= 0 for v in w), z3.Or(w[0] > w[1], w[2] > w[3]), z3.Or(w[1] >= 1 / 3, w[3] >= 1 / 4)]
+        return w, q
+
+    w, q = query()
+    first = smt.decide(q, timeout_s=5).model
+    before = [smt.model_value(first, v) for v in w]
+    junk = [z3.Real(f"det_w{i}") * z3.Real(f"junk{k}") for k in range(50) for i in (3, 2, 1, 0)]  # other terms, ids
+    w, q = query()
+    again = smt.decide(q, timeout_s=5).model
+    assert junk and [smt.model_value(again, v) for v in w] == before
