@@ -216,9 +216,9 @@ def smt_record(queries: tuple[tuple[str, str], ...]) -> dict:
 
     >>> smt_record((("b1", "unsat: z3+cvc5"), ("a0", "sat: z3 (cvc5 not run)")))["agreement"]
     'z3+cvc5'
-    >>> r = smt_record((("b1", "unsat: z3+cvc5"), ("c2", "unsat: z3 only (cvc5 unknown: resourceout)")))
+    >>> r = smt_record((("b1", "unsat: z3+cvc5"), ("c2", "unsat: z3 only (cvc5 unknown: budget spent)")))
     >>> r["agreement"], r["one_solver"]
-    ('z3+cvc5 on 1 of 2 unsat; z3 only on 1', {'c2': 'unsat: z3 only (cvc5 unknown: resourceout)'})
+    ('z3+cvc5 on 1 of 2 unsat; z3 only on 1', {'c2': 'unsat: z3 only (cvc5 unknown: budget spent)'})
     """
     queries = tuple(sorted(set(queries)))
     answers: dict[str, int] = {}

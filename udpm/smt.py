@@ -32,8 +32,8 @@ with z3.  Then:
   (``Outcome.solvers == ("z3", "cvc5")``, ``second_opinion == "cvc5 unsat"``);
 * one answers sat and the other unsat: :class:`SolverDisagreement`, naming both
   answers and the file (the claim becomes ``error``);
-* cvc5 answers unknown (its resource limit), or fails on the file: the outcome rests on z3 alone and
-  says so (``solvers == ("z3",)``, ``second_opinion == "cvc5 unknown (resourceout)"``);
+* cvc5 answers unknown (its resource limit or its CPU-time bound), or fails on the file: the outcome rests
+  on z3 alone and says so (``solvers == ("z3",)``, ``second_opinion == "cvc5 unknown (budget spent)"``);
 * z3 answers unknown and cvc5 unsat: the outcome rests on cvc5 alone
   (``solvers == ("cvc5",)``); z3 unknown and cvc5 sat stays a :class:`SolverTimeout`,
   since callers re-check a ``sat`` through a z3 model, which there is none of;
@@ -45,7 +45,7 @@ cvc5 decides each distinct (file, budget) once per process, and a query met agai
 
 Every answer is reported to the claim record (:func:`udpm.instances.smt_query`): a decision decided in
 a ``Findings.deciding`` block lists its queries' files and the solvers each answer rests on
-("unsat: z3+cvc5", "unsat: z3 only (cvc5 unknown: resourceout)", "sat: z3 (cvc5 not run)").
+("unsat: z3+cvc5", "unsat: z3 only (cvc5 unknown: budget spent)", "sat: z3 (cvc5 not run)").
 :func:`second_opinions` and :func:`second_opinion_summary` tally, per process, what both said.
 ``python -m udpm.smt build/smt/*.smt2`` re-decides exported files with both solvers and prints both
 answers.
@@ -89,8 +89,18 @@ import z3
 
 from .errors import SolverDisagreement, SolverTimeout, VacuousPremise
 from .instances import AGREED, SAT_NOT_RUN, smt_query
+from .smt_cvc5 import (
+    BUDGET_SPENT,
+    SAT,
+    UNKNOWN,
+    UNSAT,
+    budget_spent,
+    run_cvc5,
+    start_cvc5,
+    stopped_by_clock,
+    wall_clock_s,
+)
 from .smt_cvc5 import HELPER as _HELPER
-from .smt_cvc5 import SAT, UNKNOWN, UNSAT, run_cvc5, start_cvc5, stopped_by_clock, wall_clock_s
 
 # z3's reason when it caught SIGINT itself.
 KEYBOARD = "interrupted from keyboard"
@@ -116,15 +126,14 @@ CVC5_ON_SAT = False
 NOT_RUN = "cvc5 not run (z3 sat: the caller re-checks z3's model exactly)"
 
 
-
 @dataclass(frozen=True)
 class Outcome:
     """unsat (the negation is impossible, so the claim holds) or a model of the negation.
 
     ``solvers`` names the solvers the answer rests on (both when they agree); ``second_opinion`` is what
-    the other solver said ("cvc5 unsat", "cvc5 unknown (resourceout)"); ``file`` is the exported query;
+    the other solver said ("cvc5 unsat", "cvc5 unknown (budget spent)"); ``file`` is the exported query;
     ``record`` is what the claim record says of it ("unsat: z3+cvc5", "unsat: z3 only (cvc5 unknown:
-    resourceout)").
+    budget spent)").
     """
 
     unsat: bool
@@ -204,6 +213,8 @@ def decide(assertions: Iterable[z3.BoolRef], timeout_s: float, logic: str | None
             f"z3 answered {first}; cvc5 stopped by its last-resort clock ({why}, {wall_clock_s(bound):g} s) before "
             f"its resource limit ({bound:g} s of work): an answer that depends on the machine's load is no verdict",
         )
+    if second == UNKNOWN and budget_spent(why):
+        why = BUDGET_SPENT  # which of cvc5's two bounds stopped it may vary between runs; that it spent its budget not
     said = f"cvc5 {second}" + (f" ({why})" if second == UNKNOWN else "")
     _TALLY[f"z3 {first}, {said}"] += 1
     if {first, second} == {SAT, UNSAT}:
@@ -418,6 +429,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{path}: z3 {first}, cvc5 {said}  ({time.monotonic() - started:.2f} s)")
     _HELPER.stop()
     return 1 if disagreements else 0
+
 
 if __name__ == "__main__":
     sys.exit(main())
