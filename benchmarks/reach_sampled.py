@@ -3,10 +3,11 @@
 
     nice -n 10 .venv/bin/python benchmarks/reach_sampled.py                 # both parts
     nice -n 10 .venv/bin/python benchmarks/reach_sampled.py --part bayes    # one part
+    nice -n 10 .venv/bin/python benchmarks/reach_sampled.py --part claims --claims gs2010.thm1   # some claims
 
 Parts:
-  * claims: ``reproduce.py --full --only <id> --no-cache --json`` per claim (zlcn2013.thm1, twovar, thm5, thm4),
-    one process each; per claim the n range of its bounded and sampled instances, the instance counts, the
+  * claims: ``reproduce.py --full --only <id> --no-cache --json`` per claim (zlcn2013.thm1, twovar, thm5, thm4,
+    gs2010.thm1), one process each; per claim the n range of its bounded and sampled instances, the instance counts, the
     claim's own seconds and its status;
   * bayes: the sampled users of the Bayesian universality claims (grs2011.cor3.3, grs2011.lemma5.11,
     grs2009.thm3.1) beyond their --full grid (n <= 5): per n = 6..BEYOND_N the boundary users and random legal
@@ -14,7 +15,8 @@ Parts:
     own code (proofs.universality.decide_users: every listed mechanism's best remap attains the certified
     optimum); per claim and n the instances, seconds and outcome.  These users are not yet in the claims' --full
     run (its n range is set in proofs/universality.py).
-A part's results replace that part in results/reach_sampled.json; the other part is kept.
+A part's results replace that part in results/reach_sampled.json (the claims part claim by claim, so that
+``--claims`` re-runs some and keeps the others); the other part is kept.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 RESULTS = ROOT / "benchmarks" / "results" / "reach_sampled.json"
-CLAIMS = ("zlcn2013.thm1", "zlcn2013.twovar", "zlcn2013.thm5", "zlcn2013.thm4")
+CLAIMS = ("zlcn2013.thm1", "zlcn2013.twovar", "zlcn2013.thm5", "zlcn2013.thm4", "gs2010.thm1")
 BAYES = ("grs2011.cor3.3", "grs2011.lemma5.11", "grs2009.thm3.1")
 
 
@@ -41,9 +43,9 @@ def n_range(grid: dict, kind: str) -> str:
     return "-" if not ns else f"{ns[0]}..{ns[-1]}" + ("" if ns == list(range(ns[0], ns[-1] + 1)) else f" ({ns})")
 
 
-def claims_part() -> dict:
+def claims_part(claims: tuple[str, ...]) -> dict:
     out = {}
-    for claim in CLAIMS:
+    for claim in claims:
         with tempfile.TemporaryDirectory() as tmp:
             doc = Path(tmp) / "r.json"
             cmd = [sys.executable, "reproduce.py", "--full", "--only", claim, "--no-cache", "--json", str(doc)]
@@ -111,13 +113,14 @@ def bayes_part(budget: float) -> dict:
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--part", choices=("claims", "bayes", "all"), default="all")
+    p.add_argument("--claims", nargs="+", default=CLAIMS, help="the claims part's claims (default: all of them)")
     p.add_argument("--budget", type=float, default=300.0, help="seconds per Bayesian claim (stops after that n)")
     args = p.parse_args()
     doc = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
     doc["machine"] = f"CPython {platform.python_version()}, {platform.machine()}, shared 2-core host (noisy)"
     doc["command"] = "nice -n 10 .venv/bin/python benchmarks/reach_sampled.py " + " ".join(sys.argv[1:])
     if args.part in ("claims", "all"):
-        doc["claims"] = claims_part()
+        doc["claims"] = {**doc.get("claims", {}), **claims_part(tuple(args.claims))}
     if args.part in ("bayes", "all"):
         doc["bayes_beyond_full"] = bayes_part(args.budget)
     RESULTS.write_text(json.dumps(doc, indent=1, sort_keys=True, ensure_ascii=False) + "\n")

@@ -102,6 +102,25 @@ def test_readme_table_is_the_scripts_rendering_of_the_committed_json():
     assert libraries.markdown(doc) in (root / "README.md").read_text()
 
 
+def _without_times(rows: list[dict]) -> list[dict]:
+    return [{k: v for k, v in r.items() if k != "seconds"} for r in rows]
+
+
+def test_the_committed_table_is_what_the_installed_libraries_give():
+    """The README table's rows at n = 5 and 10, recomputed now, with the library versions it states installed."""
+    import json
+    from pathlib import Path
+
+    from experiments import libraries
+
+    pytest.importorskip("diffprivlib")
+    pytest.importorskip("opendp")
+    doc = json.loads((Path(__file__).resolve().parent.parent / "benchmarks" / "results" / "libraries.json").read_text())
+    now = libraries.run((5, 10))
+    assert now["versions"] == doc["versions"]
+    assert _without_times(now["rows"]) == _without_times([r for r in doc["rows"] if r["n"] in (5, 10)])
+
+
 # ---------------------------------------------------------------- statistical, against the installed samplers
 
 
