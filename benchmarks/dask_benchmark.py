@@ -8,6 +8,11 @@ benchmarks/results/dask.json: each task's serial seconds; the wall time of the s
 of 2 single-threaded workers (cluster start apart); the round trip of a no-op task (the executor's overhead
 per task); the time of a rerun answered by the cache; and, from the measured growth per n, an estimate of
 n = 8 on 64 workers (the critical path is one (n, alpha) task: a task is never split further).
+
+End to end (``--end-to-end``, the default): the whole claim as a user runs it, ``reproduce.py --full --only CLAIM``
+(every alpha of its --full grid), as separate processes, timed from start to exit: serial (filling a fresh
+cache), ``--jobs 2`` without the cache, and the serial rerun answered by that cache; the three documents' claim
+records are compared (``udpm.records same``).
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import argparse
 import json
 import math
 import os
+import subprocess
 import sys
 import tempfile
 import time
@@ -37,6 +43,50 @@ def noop(k: int) -> int:
     return k
 
 
+def spin(_: int = 0) -> float:
+    """Seconds of a fixed pure-Python loop (one core's worth of work)."""
+    t = time.perf_counter()
+    x = 0
+    for i in range(20_000_000):
+        x += i
+    return time.perf_counter() - t
+
+
+def parallel_capacity(workers: int) -> float:
+    """How many cores' worth of work ``workers`` processes get at once: workers x (one alone) / (all at once)."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    alone = spin()
+    with ProcessPoolExecutor(workers) as pool:
+        together = max(pool.map(spin, range(workers)))
+    return workers * alone / together
+
+
+def end_to_end(claim: str, workers: int) -> dict:
+    """Wall seconds of reproduce.py --full --only CLAIM: serial (filling a cache), --jobs N, a cached rerun."""
+    runs = {
+        "serial_seconds": ["--cache-dir", "{cache}"],
+        f"jobs_{workers}_seconds": ["--no-cache", "--jobs", str(workers)],
+        "cached_rerun_seconds": ["--cache-dir", "{cache}"],
+    }
+    out: dict = {"command": f"reproduce.py --full --only {claim} --json DOC [flags]"}
+    with tempfile.TemporaryDirectory() as d:
+        docs = []
+        for label, flags in runs.items():
+            docs.append(str(Path(d) / f"{label}.json"))
+            args = [a.replace("{cache}", str(Path(d) / "cache")) for a in flags]
+            cmd = [sys.executable, "reproduce.py", "--full", "--only", claim, "--json", docs[-1], *args]
+            t = time.perf_counter()
+            subprocess.run(cmd, cwd=ROOT, capture_output=True, check=False)
+            out[label] = round(time.perf_counter() - t, 2)
+            out[label.replace("seconds", "flags")] = " ".join(flags).replace("{cache}", "D")
+            print(f"{label}: {out[label]} s", file=sys.stderr, flush=True)
+        same = subprocess.run([sys.executable, "-m", "udpm.records", "same", *docs], cwd=ROOT, capture_output=True)
+        out["records_identical"] = same.returncode == 0
+    out[f"speedup_jobs_{workers}"] = round(out["serial_seconds"] / out[f"jobs_{workers}_seconds"], 2)
+    return out
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--claim", default="grs2011.lemma5.5")
@@ -44,9 +94,11 @@ def main() -> int:
     p.add_argument("--n-max", type=int, default=6)
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--out", type=Path, default=OUT)
+    p.add_argument("--no-end-to-end", dest="end_to_end", action="store_false", help="skip the reproduce.py runs")
     args = p.parse_args()
     load_checkers()
     load = [round(x, 2) for x in os.getloadavg()]
+    capacity = parallel_capacity(args.workers)
     ctx = Context(quick=False)
     tasks = [(n, str(Fraction(args.alpha))) for n in range(1, args.n_max + 1)]
 
@@ -98,7 +150,7 @@ def main() -> int:
     wall64 = max(t8, total / 64)
     doc = {
         "what": f"{args.claim} tasks at alpha={args.alpha}, n=1..{args.n_max} (the --full plan's instances)",
-        "machine": "2 cores, shared with other jobs during the measurement",
+        "machine": f"{os.cpu_count()} cores; load average at start and end recorded",
         "load_average_at_start": load,
         "serial_seconds_per_task": serial,
         "serial_wall_seconds": round(serial_wall, 2),
@@ -108,6 +160,10 @@ def main() -> int:
         "overhead_per_task_seconds": round(overhead, 4),
         "cached_rerun_seconds": round(cached, 4),
         "records_equal_serial": same,
+        "machine_parallel_capacity": round(capacity, 2),
+        "speedup_bound": round(serial_wall / max(max(serial.values()), serial_wall / capacity), 2),
+        "speedup_bound_is": f"serial / max(the longest task, serial / capacity): {args.workers} processes at once get "
+        f"{capacity:.2f} cores' worth of work on this machine (a fixed loop, alone and {args.workers} at once)",
         "growth_per_n": round(growth, 2),
         "estimated_serial_seconds_per_task": est,
         "estimate_n8_64_workers": {
@@ -120,6 +176,9 @@ def main() -> int:
             f"{math.ceil(total / t8) if t8 > 0 else 'n/a'} of them",
         },
     }
+    if args.end_to_end:
+        doc["end_to_end"] = end_to_end(args.claim, args.workers)
+        doc["load_average_at_end"] = [round(x, 2) for x in os.getloadavg()]
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(doc, indent=2) + "\n")
     print(json.dumps(doc, indent=2))

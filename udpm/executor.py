@@ -235,6 +235,19 @@ def dashboard_of(client: object) -> str | None:
         return None
 
 
+def task_priority(task: tuple) -> int:
+    """Dask priority of a plan's task: its instance size n (a descriptor's leading int), so the largest start first.
+
+    A task's cost grows geometrically in n, so the largest of a claim's tasks is its critical path; starting it
+    first (longest processing time first) keeps it from starting last on an otherwise idle cluster.  The order of
+    the records does not depend on it: claims are assembled in plan order.
+
+    >>> task_priority((6, "1/2")), task_priority(("x",))
+    (6, 0)
+    """
+    return task[0] if task and isinstance(task[0], int) else 0
+
+
 def run_dask(
     order: list[str], ctx: Context, client: object, cache: Cache | None, listener: Listener
 ) -> dict[str, Found]:
@@ -269,7 +282,13 @@ def run_dask(
                 listener.task_done(cid, True)
             else:
                 fut = client.submit(  # type: ignore[attr-defined]
-                    decide_task, cid, task, ctx, key=f"task-{cid}-{'-'.join(map(str, task))}-{token}", pure=False
+                    decide_task,
+                    cid,
+                    task,
+                    ctx,
+                    key=f"task-{cid}-{'-'.join(map(str, task))}-{token}",
+                    pure=False,
+                    priority=task_priority(task),
                 )
                 what[fut] = (cid, task)
                 parts[task] = fut
