@@ -146,6 +146,24 @@ class LibraryMechanism:
         return dict(zip(self.outputs, self.matrix[i]))
 
     @classmethod
+    def clamped(
+        cls,
+        library: str,
+        name: str,
+        n: int,
+        alpha: Number,
+        rate: Fraction | None,
+        bounds: tuple[int, int],
+        params: dict,
+        source: str,
+    ) -> LibraryMechanism:
+        """The two-sided geometric noise with ratio ``alpha`` on counts 0..n, clamped to ``bounds`` (lower, upper)."""
+        lower, upper = bounds
+        outputs = tuple(str(j) for j in range(lower, upper + 1))
+        matrix = clamped_geometric(n, alpha, lower, upper)
+        return cls(library, name, n, alpha, rate, "clamped", outputs, matrix, params, source)
+
+    @classmethod
     def lumped(
         cls, library: str, name: str, n: int, alpha: Number, rate: Fraction | None, params: dict, source: str
     ) -> LibraryMechanism:

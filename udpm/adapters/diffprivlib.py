@@ -36,7 +36,7 @@ exp(-1)
 
 from __future__ import annotations
 
-from . import LibraryMechanism, alpha_of, clamped_geometric, installed_version
+from . import LibraryMechanism, alpha_of, installed_version
 
 LIBRARY = "diffprivlib"
 #: epsilon of diffprivlib's tools (histogram, count_nonzero, ...), which call GeometricTruncated.
@@ -53,17 +53,15 @@ def geometric_truncated(
     """
     upper = n if upper is None else upper
     a, rate = alpha_of(epsilon, sensitivity)
-    return LibraryMechanism(
-        library=LIBRARY,
-        name="GeometricTruncated",
-        n=n,
-        alpha=a,
-        rate=rate,
-        kind="clamped",
-        outputs=tuple(str(j) for j in range(lower, upper + 1)),
-        matrix=clamped_geometric(n, a, lower, upper),
-        params={"epsilon": str(epsilon), "sensitivity": sensitivity, "lower": lower, "upper": upper},
-        source=SOURCE,
+    return LibraryMechanism.clamped(
+        LIBRARY,
+        "GeometricTruncated",
+        n,
+        a,
+        rate,
+        (lower, upper),
+        {"epsilon": str(epsilon), "sensitivity": sensitivity, "lower": lower, "upper": upper},
+        SOURCE,
     )
 
 

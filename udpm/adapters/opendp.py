@@ -58,7 +58,7 @@ import math
 from fractions import Fraction
 
 from ..errors import InvalidInput
-from . import LibraryMechanism, clamped_geometric, exp_neg, installed_version
+from . import LibraryMechanism, exp_neg, installed_version
 
 LIBRARY = "opendp"
 #: No default exists; this is the scale of the documentation's example.
@@ -132,17 +132,15 @@ def geometric_bounded(n: int, scale: float, *, lower: int = 0, upper: int | None
     """``make_geometric(atom_domain(T=int), absolute_distance(T=int), scale, bounds=(lower, upper))`` on 0..n."""
     upper = n if upper is None else upper
     q = bounded_ratio(scale)
-    return LibraryMechanism(
-        library=LIBRARY,
-        name="make_geometric(bounds)",
-        n=n,
-        alpha=q,
-        rate=None,
-        kind="clamped",
-        outputs=tuple(str(j) for j in range(lower, upper + 1)),
-        matrix=clamped_geometric(n, q, lower, upper),
-        params={"scale": repr(scale), "bounds": [lower, upper]},
-        source="rust/src/traits/samplers/geometric/mod.rs sample_discrete_laplace_linear, sample_geometric_linear",
+    return LibraryMechanism.clamped(
+        LIBRARY,
+        "make_geometric(bounds)",
+        n,
+        q,
+        None,
+        (lower, upper),
+        {"scale": repr(scale), "bounds": [lower, upper]},
+        "rust/src/traits/samplers/geometric/mod.rs sample_discrete_laplace_linear, sample_geometric_linear",
     )
 
 
