@@ -62,3 +62,18 @@ def test_latex_parser_reads_figure5_cells():
     e = dbs.parse_latex("\\frac{1}{12}(8 - \\delta_1)")
     assert e == (8 - dbs.D1) / 12
     assert dbs.parse_latex("3 + \\delta_1 \\leq 4\\delta_2") == 4 * dbs.D2 - 3 - dbs.D1
+
+
+def test_thm6_3_refuses_contradictory_delta_premises(monkeypatch):
+    # Figure 5's rows {1}, {2} with an entry that no delta makes non-negative: the premises of the
+    # "delta_1 = delta_2 = 1" entailment have no model, so its unsat must not be trusted
+    rows_of = dbs.figure5_rows
+
+    def broken(rows_a, rows_b):
+        rows = rows_of(rows_a, rows_b)
+        rows[0] = [dbs.sp.Integer(-1), *rows[0][1:]]
+        return rows
+
+    monkeypatch.setattr(dbs, "figure5_rows", broken)
+    with pytest.raises(VacuousPremise, match="Figure 5 rows"):
+        dbs.theorem_6_3(CTX)
