@@ -1,19 +1,20 @@
 #!/usr/bin/env python3
-"""Reach of the count-range impossibility proofs (proofs/countrange.py): alphas and n covered, and times.
+"""Reach of the count-range impossibility proofs (proofs/countrange*.py): alphas and n covered, and times.
 
     .venv/bin/python benchmarks/reach_countrange.py                     # n up to 9, budget 150 s per part
     .venv/bin/python benchmarks/reach_countrange.py --max-n 12 --budget 600
 
 Parts:
-  * lemma1 / lemma2 / thm3 (n = 3): z3 unsat per rational zlcn alpha and for symbolic alpha, every m
-    (split-and-merge reduction, module docstring of proofs/countrange.py);
+  * lemma1 / lemma2 / thm3 (n = 3, proofs/countrange.py): z3 unsat per rational zlcn alpha and for symbolic
+    alpha, every m (split-and-merge reduction, module docstring of proofs/countrange_derivation.py);
   * corollary2_symbolic: for n = 3, 4, ... and every 1 <= theta1 < theta2 <= n-1, no DP matrix derives
     Lemma 3's x and y, symbolic alpha (z3 nlsat, internal a = 1/alpha in (0, 1));
-  * lemma3_rational: for each rational zlcn alpha, n = 3, 4, ...: x, y legal, each the certified unique
-    optimum of a consumer found by z3, windows = x-hat / y-hat, no DP matrix derives both.
+  * lemma3_rational (proofs/countrange_lemma3.py): for each rational zlcn alpha, n = 3, 4, ...: x, y legal,
+    each the certified unique optimum of a consumer found by z3, windows = x-hat / y-hat, no DP matrix derives
+    both.
 A part stops at the first n whose cumulative time exceeds the budget.  Results are merged into
-results/reach_c2.json ("countrange").  Alphas are zlcn2013's labels (alpha > 1); proofs/countrange.py computes
-with the internal a = 1/alpha.
+results/reach_c2.json ("countrange").  Alphas are zlcn2013's labels (alpha > 1); proofs/countrange*.py compute
+with the internal a = 1/alpha (proofs/countrange_alpha.py).
 
     .venv/bin/python benchmarks/reach_countrange.py --consumers --max-n 5
 
@@ -34,6 +35,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from proofs import countrange as c
+from proofs import countrange_alpha as ca
+from proofs import countrange_derivation as cd
+from proofs import countrange_lemma3 as c3
+from proofs import countrange_vectors as cv
 from udpm.claims import Context
 
 RESULTS = Path(__file__).resolve().parent / "results" / "reach_c2.json"
@@ -55,8 +60,13 @@ def per_n(name: str, check, max_n: int, budget: float) -> dict:
         print(f"{name} n={n}: {sec} s", flush=True)
         if time.perf_counter() - start > budget:
             break
-    return {"part": name, "status": "ok", "largest_n": reached, "per_n_s": times,
-            "total_s": round(time.perf_counter() - start, 2)}
+    return {
+        "part": name,
+        "status": "ok",
+        "largest_n": reached,
+        "per_n_s": times,
+        "total_s": round(time.perf_counter() - start, 2),
+    }
 
 
 def consumers(max_n: int, budget: float, solver_timeout: float) -> None:
@@ -82,14 +92,14 @@ def consumers(max_n: int, budget: float, solver_timeout: float) -> None:
     start = time.perf_counter()
     for n in range(1, max_n + 1):
         (verts, sec) = timed(lambda n=n: [len(legal_vertices(n, A)) for A in ALPHAS_Z])
-        out["vertices"][str(n)] = {"per_alpha": dict(zip(map(c.zlcn_label, ALPHAS_Z), verts)), "seconds": sec}
+        out["vertices"][str(n)] = {"per_alpha": dict(zip(map(ca.zlcn_label, ALPHAS_Z), verts)), "seconds": sec}
         print(f"legal_vertices n={n}: {verts} in {sec} s", flush=True)
         for claim in ("zlcn2013.thm1", "zlcn2013.twovar", "zlcn2013.thm5"):
             for A in ALPHAS_Z:
                 rec, sec = timed(lambda claim=claim, n=n, A=A: run(claim, n, A))
                 row = out["claims"].setdefault(claim, {}).setdefault(str(n), {})
-                row[c.zlcn_label(A)] = {"status": str(rec.status), "instances": len(rec.decisions), "seconds": sec}
-                print(f"{claim} n={n} {c.zlcn_label(A)}: {rec.status} {sec} s", flush=True)
+                row[ca.zlcn_label(A)] = {"status": str(rec.status), "instances": len(rec.decisions), "seconds": sec}
+                print(f"{claim} n={n} {ca.zlcn_label(A)}: {rec.status} {sec} s", flush=True)
         if time.perf_counter() - start > budget:
             break
     out.update(
@@ -121,18 +131,18 @@ def main() -> None:
         res, sec = timed(lambda fn=fn: fn(ctx))
         fixed[name] = {"status": str(res.status), "scope": res.result().scope_text, "seconds": sec}
     per_alpha = {}
-    for al in [*c.ZLCN_ALPHAS, c.SYMBOLIC]:
+    for al in [*ca.ZLCN_ALPHAS, ca.SYMBOLIC]:
         (cex, _witness), sec = timed(
-            lambda al=al: c.derivation([c.xhat, c.yhat], al, args.solver_timeout, rows=(0, 1, 2))
+            lambda al=al: cd.derivation([cv.xhat, cv.yhat], al, args.solver_timeout, rows=(0, 1, 2))
         )
-        per_alpha[c.zlcn_label(al)] = {"no joint mechanism on counts 0..2": cex is None, "seconds": sec}
+        per_alpha[ca.zlcn_label(al)] = {"no joint mechanism on counts 0..2": cex is None, "seconds": sec}
     fixed["zlcn2013.thm3 (n=3)"] = per_alpha
 
     def cor2_symbolic(n: int):
-        for theta in c.count_range_thetas(n):
-            cex, _witness = c.derivation(
-                [lambda a, t=theta: c.lemma3_x(n, *t, a), lambda a, t=theta: c.lemma3_y(n, *t, a)],
-                c.SYMBOLIC,
+        for theta in c3.count_range_thetas(n):
+            cex, _witness = cd.derivation(
+                [lambda a, t=theta: cv.lemma3_x(n, *t, a), lambda a, t=theta: cv.lemma3_y(n, *t, a)],
+                ca.SYMBOLIC,
                 args.solver_timeout,
             )
             if cex:
@@ -140,21 +150,23 @@ def main() -> None:
         return None
 
     def lemma3_rational(n: int):
-        for theta in c.count_range_thetas(n):
-            for al in c.ZLCN_ALPHAS:
-                fail, _ = c.lemma3_instance(n, theta, al, args.solver_timeout)
+        for theta in c3.count_range_thetas(n):
+            for al in ca.ZLCN_ALPHAS:
+                fail, _ = c3.lemma3_instance(n, theta, al, args.solver_timeout)
                 if fail:
                     return fail
         return None
 
-    parts = [per_n("corollary2_symbolic", cor2_symbolic, args.max_n, args.budget),
-             per_n("lemma3_rational (6 alphas)", lemma3_rational, args.max_n, args.budget)]
+    parts = [
+        per_n("corollary2_symbolic", cor2_symbolic, args.max_n, args.budget),
+        per_n("lemma3_rational (6 alphas)", lemma3_rational, args.max_n, args.budget),
+    ]
     data = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
     data["countrange"] = {
         "machine": f"CPython {platform.python_version()}, {platform.machine()}, shared 2-core host (times are noisy)",
         "command": " ".join(sys.argv),
         "n3_results": fixed,
-        "rational_alphas": [c.zlcn_label(a) for a in c.ZLCN_ALPHAS],
+        "rational_alphas": [ca.zlcn_label(a) for a in ca.ZLCN_ALPHAS],
         "symbolic_alpha": "internal a = 1/alpha in (0, 1) as a z3 real (nlsat): lemma1, lemma2, thm3 (n=3), "
         "corollary2 for every n reached",
         "parts": parts,

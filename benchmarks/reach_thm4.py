@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from proofs import approximation_ratio as ar
 from proofs import countrange_lp as cr
-from proofs.countrange import zlcn_label
+from proofs.countrange_alpha import zlcn_label
 from udpm.claims import Context
 
 RESULTS = Path(__file__).resolve().parent / "results" / "reach_thm4.json"

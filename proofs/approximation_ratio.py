@@ -18,7 +18,7 @@ import flint
 import sympy as sp
 from sympy.polys.matrices import DomainMatrix
 
-from proofs.countrange import internal, zlcn_label
+from proofs.countrange_alpha import internal, zlcn_label
 from proofs.countrange_lp import ALPHAS_Z, AS, F, fmt, theta_pairs, theta_text
 from udpm import linalg
 from udpm.certificates import certificate_of

@@ -43,7 +43,8 @@ from fractions import Fraction
 import z3
 
 from proofs.approximation_ratio import legal_vertices
-from proofs.countrange import premises_hold, zlcn_label
+from proofs.countrange_alpha import zlcn_label
+from proofs.countrange_derivation import premises_hold
 from proofs.countrange_lp import (
     ALPHAS_Z,
     _z3_legal,

@@ -18,7 +18,8 @@ from fractions import Fraction
 import sympy as sp
 import z3
 
-from proofs.countrange import SYMBOLIC, premises_hold, zlcn_label
+from proofs.countrange_alpha import SYMBOLIC, zlcn_label
+from proofs.countrange_derivation import premises_hold
 from udpm.certificates import certificate_of
 from udpm.certify import solve
 from udpm.claims import Context, Findings, checks

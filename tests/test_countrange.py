@@ -1,4 +1,4 @@
-"""proofs/countrange.py: the zlcn2013 impossibility results hold, and each false variant is refuted."""
+"""proofs/countrange*.py: the zlcn2013 impossibility results hold, and each false variant is refuted."""
 
 from __future__ import annotations
 
@@ -8,9 +8,14 @@ import pytest
 import sympy as sp
 
 from proofs import countrange as c
+from proofs import countrange_alpha as ca
+from proofs import countrange_derivation as cd
+from proofs import countrange_lemma3 as c3
+from proofs import countrange_vectors as cv
 from udpm.claims import Context, Status
 from udpm.errors import ExpectationsError, InvalidAlpha, VacuousPremise
 from udpm.instances import ALL_N, BOUNDED, TABLE
+from udpm.users import is_legal_function
 
 CTX = Context()
 
@@ -23,51 +28,56 @@ def grid(rec, kind=BOUNDED):
     return {k: sorted(set(v)) for k, v in out.items()}
 
 
-ZL = [c.zlcn_label(a) for a in c.ZLCN_ALPHAS]
+ZL = [ca.zlcn_label(a) for a in ca.ZLCN_ALPHAS]
 
 
 def test_labels_are_zlcn_with_the_internal_value():
-    assert c.zlcn_label(F(2)) == "zlcn alpha=2 (internal 1/2)" and c.zlcn_label(c.SYMBOLIC) == c.SYMBOLIC
+    assert ca.zlcn_label(F(2)) == "zlcn alpha=2 (internal 1/2)" and ca.zlcn_label(ca.SYMBOLIC) == ca.SYMBOLIC
 
 
 def test_lemma1_grid_bounded_not_all_n():
     rec = c.lemma1(CTX)
     assert rec.status is Status.VERIFIED and not rec.decided(ALL_N), rec.counterexample
-    assert grid(rec) == {**{a: [1] for a in ZL}, c.SYMBOLIC: [1, 3]}
+    assert grid(rec) == {**{a: [1] for a in ZL}, ca.SYMBOLIC: [1, 3]}
     assert rec.values["premise witness at zlcn alpha=2 (internal 1/2)"].startswith("t_0=0: p0=2/3")
 
 
 def test_lemma2_grid_n3_every_alpha_and_symbolic():
     rec = c.lemma2(CTX)
     assert rec.status is Status.VERIFIED and not rec.decided(ALL_N)
-    assert grid(rec) == {a: [3] for a in [*ZL, c.SYMBOLIC]}
-    assert rec.values[f"premise witness at {c.SYMBOLIC}"].startswith("a=1/2, m_0_00=1")
+    assert grid(rec) == {a: [3] for a in [*ZL, ca.SYMBOLIC]}
+    assert rec.values[f"premise witness at {ca.SYMBOLIC}"].startswith("a=1/2, m_0_00=1")
 
 
 def test_thm3_grid_is_what_ran():
     # the paper's n = 3 at every alpha and symbolically; general n only at the first three zlcn alphas
     rec = c.thm3(CTX, n_max=4)
     assert rec.status is Status.VERIFIED, rec.counterexample
-    assert grid(rec) == {**{a: [3, 4] for a in ZL[:3]}, **{a: [3] for a in ZL[3:]}, c.SYMBOLIC: [3]}
-    assert grid(rec, TABLE) == {c.SYMBOLIC: [3]}
+    assert grid(rec) == {**{a: [3, 4] for a in ZL[:3]}, **{a: [3] for a in ZL[3:]}, ca.SYMBOLIC: [3]}
+    assert grid(rec, TABLE) == {ca.SYMBOLIC: [3]}
 
 
 def test_lemma3_grid_is_what_ran():
-    rec = c.lemma3(CTX, n_max=4)
+    rec = c3.lemma3(CTX, n_max=4)
     assert rec.status is Status.VERIFIED, rec.counterexample
-    assert grid(rec) == {a: [3, 4] for a in [*ZL, c.SYMBOLIC]}
+    assert grid(rec) == {a: [3, 4] for a in [*ZL, ca.SYMBOLIC]}
     assert rec.values["Lemma 3 entries in (0, 1)"].startswith("yes: smallest exponent 0")
 
 
 def test_thm2_grid_is_what_ran():
-    rec = c.thm2(CTX, n_max=4)
+    rec = c3.thm2(CTX, n_max=4)
     assert rec.status is Status.VERIFIED, rec.counterexample
     assert grid(rec) == {a: [3, 4] for a in ZL[:5]}
 
 
 def test_a_contradictory_premise_fires_the_vacuity_guard(monkeypatch):
-    real = c.dp_column
-    monkeypatch.setattr(c, "dp_column", lambda col, a: [*real(col, a), col[0] < 0])  # and col[0] >= 0
+    real = cd.dp_column
+
+    def contradictory(col, a):
+        return [*real(col, a), col[0] < 0]  # and col[0] >= 0
+
+    for module in (c, cd):  # lemma1's own query (proofs/countrange.py) and lemma2's derivation problem
+        monkeypatch.setattr(module, "dp_column", contradictory)
     for fn in (c.lemma1, c.lemma2):
         with pytest.raises(VacuousPremise, match="no model"):
             fn(CTX)
@@ -75,9 +85,9 @@ def test_a_contradictory_premise_fires_the_vacuity_guard(monkeypatch):
 
 def test_a_contradictory_legality_premise_fires_the_vacuity_guard(monkeypatch):
     # sum phi >= 1 and -sum phi >= 0: no legal function at all
-    monkeypatch.setattr(c, "legal_constraints", lambda n, a: [([F(1)] * (n + 1), F(1)), ([F(-1)] * (n + 1), F(0))])
+    monkeypatch.setattr(c3, "legal_constraints", lambda n, a: [([F(1)] * (n + 1), F(1)), ([F(-1)] * (n + 1), F(0))])
     with pytest.raises(VacuousPremise):
-        c.paper_rho_check(10)
+        c3.paper_rho_check(10)
 
 
 def test_lemma1_with_another_target_is_refuted():
@@ -91,7 +101,7 @@ def test_lemma1_with_flipped_transformation_is_refuted():
 
 
 def test_lemma2_when_both_consumers_want_x_hat_is_refuted():
-    res = c.lemma2(CTX, y=c.xhat)
+    res = c.lemma2(CTX, y=cv.xhat)
     assert res.status is Status.REFUTED and "the DP matrix" in res.counterexample
 
 
@@ -103,66 +113,66 @@ def test_thm3_with_only_two_counts_is_refuted():
 def test_lemma3_with_an_off_by_one_exponent_is_refuted():
     # the paper's 1/(A^(j-k-2)(A+1)) misread as 1/(A^(j-k-1)(A+1)): in a = 1/A, a^(j-k)/(a+1) for j >= k+1
     def x_wrong(n, t1, t2, a):
-        k = c.lemma3_k(t1, t2)
+        k = cv.lemma3_k(t1, t2)
         return [a ** (k - i) / (a + 1) if i <= k else a ** (i - k) / (a + 1) for i in range(n + 1)]
 
-    res = c.lemma3(CTX, xf=x_wrong, n_max=4)
+    res = c3.lemma3(CTX, xf=x_wrong, n_max=4)
     assert res.status is Status.REFUTED and "n=3, theta=(1, 2)" in res.counterexample
 
 
 def test_thm2_with_equal_consumers_is_refuted():
-    res = c.thm2(CTX, yf=c.lemma3_x, n_max=4)
+    res = c3.thm2(CTX, yf=cv.lemma3_x, n_max=4)
     assert res.status is Status.REFUTED and res.counterexample
 
 
 def test_derivation_of_both_is_found_when_it_exists():
     # The same vector twice is derived by any matrix with a 0/1 column split; the checker must find it.
-    assert c.derivation([c.xhat, c.xhat], F(3), 10)[0] is not None
-    assert c.derivation([c.xhat, c.yhat], F(3), 10)[0] is None
+    assert cd.derivation([cv.xhat, cv.xhat], F(3), 10)[0] is not None
+    assert cd.derivation([cv.xhat, cv.yhat], F(3), 10)[0] is None
 
 
 def test_consumer_certificate_is_unique_and_found_for_x_hat():
-    a = c.internal(F(2))  # zlcn alpha = 2
-    consumer, why = c.unique_optimum_consumer(3, (1, 2), c.xhat(a), a, 10)
+    a = ca.internal(F(2))  # zlcn alpha = 2
+    consumer, why = c3.unique_optimum_consumer(3, (1, 2), cv.xhat(a), a, 10)
     assert consumer is not None, why
-    assert c.is_unique_optimum(consumer, c.xhat(a), a, 10)
-    assert not c.is_unique_optimum(consumer, c.yhat(a), a, 10)
+    assert c3.is_unique_optimum(consumer, cv.xhat(a), a, 10)
+    assert not c3.is_unique_optimum(consumer, cv.yhat(a), a, 10)
     # a legal function that is not a vertex is the unique optimum of nobody
-    consumer, why = c.unique_optimum_consumer(3, (1, 2), [F(1, 2)] * 4, a, 10)
+    consumer, why = c3.unique_optimum_consumer(3, (1, 2), [F(1, 2)] * 4, a, 10)
     assert consumer is None and "not a vertex" in why
 
 
 def test_latex_of_the_printed_vectors():
     # printed 1/((alpha+1) alpha) in zlcn's alpha is a^2/(a+1) in the internal a = 1/alpha
-    assert sp.simplify(c.printed_vector("yhat")[0] - c.a_sym**2 / (c.a_sym + 1)) == 0
-    assert [sp.simplify(u - v) for u, v in zip(c.printed_vector("xhat"), c.xhat(c.a_sym))] == [0] * 4
+    assert sp.simplify(cv.printed_vector("yhat")[0] - ca.a_sym**2 / (ca.a_sym + 1)) == 0
+    assert [sp.simplify(u - v) for u, v in zip(cv.printed_vector("xhat"), cv.xhat(ca.a_sym))] == [0] * 4
 
 
 def test_concrete_alphas_enter_through_the_one_conversion():
-    assert c.internal(F(2)) == F(1, 2) and c.xhat(c.internal(F(2))) == [F(1, 3), F(2, 3), F(2, 3), F(1, 3)]
+    assert ca.internal(F(2)) == F(1, 2) and cv.xhat(ca.internal(F(2))) == [F(1, 3), F(2, 3), F(2, 3), F(1, 3)]
     # the DP constraint is the internal one: a x <= y <= x / a
-    assert c.is_legal_function(c.xhat(F(1, 2)), F(2))
+    assert is_legal_function(cv.xhat(F(1, 2)), F(2))
     with pytest.raises(InvalidAlpha, match="alpha"):
-        c.internal(F(1, 2))
+        ca.internal(F(1, 2))
 
 
 def test_a_wrong_alpha_is_refuted():
     # x-hat and y-hat taken at a = 1/3 while the DP constraint uses zlcn alpha = 2 (a = 1/2): x-hat alone is then
     # not legal, and Lemma 3's instance check reports it with the zlcn label.
-    fail, _ = c.lemma3_instance(
-        3, (1, 2), F(2), 10, xf=lambda n, t1, t2, a: c.lemma3_x(n, t1, t2, a * a), yf=c.lemma3_y
+    fail, _ = c3.lemma3_instance(
+        3, (1, 2), F(2), 10, xf=lambda n, t1, t2, a: cv.lemma3_x(n, t1, t2, a * a), yf=cv.lemma3_y
     )
     assert fail and "zlcn alpha=2" in fail and "not a legal function" in fail
 
 
 def test_symbolic_counterexample_names_the_internal_alpha():
-    cex, _ = c.derivation([c.xhat, c.xhat], c.SYMBOLIC, 10)
+    cex, _ = cd.derivation([cv.xhat, cv.xhat], ca.SYMBOLIC, 10)
     assert cex is not None and cex.startswith("internal a=")
 
 
 def test_internal_lemma3_formulas_must_be_the_papers(monkeypatch):
-    assert c.lemma3_formula_facts()["Lemma 3 symbolic x_(k-1), x_k, x_(k+1), x_(k+2)"].startswith("a/(a + 1)")
-    wrong = {**c.INTERNAL_LEMMA3, "y, i <= k": lambda k, i, a: a ** (k - i) / (a + 1)}  # y's exponent off by one
-    monkeypatch.setattr(c, "INTERNAL_LEMMA3", wrong)
+    assert c3.lemma3_formula_facts()["Lemma 3 symbolic x_(k-1), x_k, x_(k+1), x_(k+2)"].startswith("a/(a + 1)")
+    wrong = {**cv.INTERNAL_LEMMA3, "y, i <= k": lambda k, i, a: a ** (k - i) / (a + 1)}  # y's exponent off by one
+    monkeypatch.setattr(c3, "INTERNAL_LEMMA3", wrong)
     with pytest.raises(ExpectationsError, match="y, i <= k"):
-        c.lemma3_formula_facts()
+        c3.lemma3_formula_facts()

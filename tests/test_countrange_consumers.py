@@ -11,7 +11,7 @@ import z3
 
 from proofs import countrange_consumers as cc
 from proofs.approximation_ratio import legal_vertices
-from proofs.countrange import zlcn_label
+from proofs.countrange_alpha import zlcn_label
 from proofs.countrange_lp import ALPHAS_Z
 from udpm.certify import solve
 from udpm.claims import Context, Status

@@ -9,7 +9,7 @@ import z3
 
 from proofs import approximation_ratio as ar
 from proofs import countrange_lp as cr
-from proofs.countrange import SYMBOLIC, zlcn_label
+from proofs.countrange_alpha import SYMBOLIC, zlcn_label
 from udpm.claims import Context, Status
 from udpm.errors import InvalidInput, VacuousPremise
 from udpm.instances import ALL_N, BOUNDED, SAMPLED, Outcome

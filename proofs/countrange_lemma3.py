@@ -1,0 +1,369 @@
+"""Count-range Lemma 3, Corollary 2 and Theorem 2 (zlcn2013 Section 3.3): no universal mechanism for count ranges.
+
+For 1 <= theta1 < theta2 <= n-1, Lemma 3's x and y (proofs/countrange_vectors.py) are legal functions, each the
+only optimum of a consumer found and certified here (an interior point of the cone of binding constraint
+gradients, re-checked by z3), their entries k-1..k+2 are x-hat and y-hat, and no DP matrix derives both
+(Corollary 2, the finite derivation problem of proofs/countrange_derivation.py); Theorem 2 is that grid of
+instances.  Also the paper's own consumer for y-hat and the symbolic facts of Lemma 3's formulas.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+
+import sympy as sp
+import z3
+
+from proofs.countrange_alpha import A_SYM, SYMBOLIC, ZLCN_ALPHAS, a_sym, in_internal_alpha, internal, label
+from proofs.countrange_derivation import JOINT, derivation, premises_hold
+from proofs.countrange_vectors import (
+    INTERNAL_LEMMA3,
+    PAPER_LEMMA3,
+    lemma3_k,
+    lemma3_x,
+    lemma3_y,
+    printed_internal,
+    xhat,
+    yhat,
+)
+from udpm import linalg
+from udpm.claims import Context, Findings, checks
+from udpm.errors import ExpectationsError
+from udpm.instances import BOUNDED
+from udpm.smt import decide, model_value
+from udpm.tables import printed
+from udpm.users import CountRangeConsumer, is_legal_function
+
+F = Fraction
+
+
+def legal_constraints(n: int, a: Fraction) -> list[tuple[list[Fraction], Fraction]]:
+    """zlcn2013 Definition 2 as rows g.phi >= h, internal form: for neighbours i, i+1,
+    a phi_i <= phi_(i+1) <= phi_i / a and the same for 1 - phi."""
+    rows = []
+
+    def e(pairs):
+        g = [F(0)] * (n + 1)
+        for i, v in pairs:
+            g[i] += v
+        return g
+
+    for i in range(n + 1):
+        rows += [(e([(i, F(1))]), F(0)), (e([(i, F(-1))]), F(-1))]
+    for i in range(n):
+        rows += [
+            (e([(i + 1, F(1)), (i, -a)]), F(0)),  # phi_(i+1) >= a phi_i
+            (e([(i, F(1)), (i + 1, -a)]), F(0)),  # phi_i >= a phi_(i+1)
+            (e([(i + 1, F(-1)), (i, a)]), a - 1),  # 1 - phi_(i+1) >= a (1 - phi_i)
+            (e([(i, F(-1)), (i + 1, a)]), a - 1),  # 1 - phi_i >= a (1 - phi_(i+1))
+        ]
+    return rows
+
+
+def legal_premise(
+    n: int, a: Fraction, psi: Sequence[z3.ArithRef], phi: Sequence[Fraction], timeout_s: float, what: str
+):
+    """(the legality constraints on psi, the premise witness: psi = phi, a legal function, pinned)."""
+    ok = [
+        z3.Sum([z3.RealVal(str(g[i])) * psi[i] for i in range(n + 1)]) >= z3.RealVal(str(h))
+        for g, h in legal_constraints(n, a)
+    ]
+    pins = [v == z3.RealVal(str(p)) for v, p in zip(psi, phi)]
+    return ok, premises_hold(ok, pins, timeout_s, what)
+
+
+def unique_optimum_consumer(n: int, theta: tuple[int, int], phi: list[Fraction], a: Fraction, timeout_s: float):
+    """A consumer (omega = 1, prior rho) whose ONLY optimal legal function (internal a) is phi, or why there is none.
+
+    The weighted error is const + c.phi with c_i = -omega_i rho_i inside [theta1, theta2] and +omega_i rho_i
+    outside.  phi is the unique minimiser of c over the legal polytope iff c is in the interior of the cone of
+    the gradients g of the constraints binding at phi, i.e. c = sum lambda_k g_k with every lambda_k > 0 (scaled:
+    >= 1), which needs the binding gradients to span R^(n+1) (phi a vertex).  Found c are re-checked by a second
+    z3 query, after its premise (legal psi) is shown satisfiable: no legal psi != phi has c.psi <= c.phi."""
+    cons = legal_constraints(n, a)
+    tight = [(g, h) for g, h in cons if sum(gi * p for gi, p in zip(g, phi)) == h]
+    if linalg.rank([g for g, _ in tight] or [[F(0)] * (n + 1)]) < n + 1:
+        return None, f"phi is not a vertex of the legal polytope (binding rank < {n + 1})"
+    lam = [z3.Real(f"lam_{k}") for k in range(len(tight))]
+    c = [z3.Sum([z3.RealVal(str(g[i])) * lam[k] for k, (g, _) in enumerate(tight)]) for i in range(n + 1)]
+    inside = [theta[0] <= i <= theta[1] for i in range(n + 1)]
+    facts = [v >= 1 for v in lam] + [c[i] <= 0 if inside[i] else c[i] >= 0 for i in range(n + 1)]
+    # first at the canonical point (every lambda 1), so that the consumer found does not depend on z3's term order
+    out = decide([*facts, *(v == 1 for v in lam)], timeout_s)
+    if out.unsat:
+        out = decide(facts, timeout_s)
+    if out.unsat:
+        return None, "no omega, rho: the cone of binding gradients at phi has no interior point of the needed signs"
+    cv = [F(model_value(out.model, t)) for t in c]
+    # independent uniqueness check
+    psi = [z3.Real(f"psi_{i}") for i in range(n + 1)]
+    ok, _ = legal_premise(n, a, psi, phi, timeout_s, f"legal functions, n={n}")
+    better = z3.Sum([z3.RealVal(str(cv[i])) * (psi[i] - z3.RealVal(str(phi[i]))) for i in range(n + 1)]) <= 0
+    other = z3.Or([psi[i] != z3.RealVal(str(phi[i])) for i in range(n + 1)])
+    if not decide([*ok, better, other], timeout_s).unsat:
+        raise AssertionError("interior-of-cone consumer is not unique; the certificate logic is wrong")
+    w = [abs(v) for v in cv]
+    rho = [v / sum(w) for v in w]
+    consumer = CountRangeConsumer.of([1] * (n + 1), rho, theta[0], theta[1])
+    const = sum((rho[i] for i in range(n + 1) if inside[i]), F(0))
+    assert consumer.weighted_error(phi) == const + sum(ci * p for ci, p in zip(cv, phi)) / sum(w)
+    return consumer, ""
+
+
+def lemma3_instance(
+    n: int,
+    theta: tuple[int, int],
+    alpha: Fraction,
+    timeout_s: float,
+    xf=lemma3_x,
+    yf=lemma3_y,
+    check_derivation: bool = True,
+) -> tuple[str | None, dict[str, str]]:
+    """Lemma 3 + Corollary 2 at one (n, theta, zlcn alpha): x, y are legal, each the unique optimum of a consumer
+    found here, their entries k-1..k+2 are x-hat, y-hat, and (check_derivation) no DP matrix derives both.
+    (failure, data)."""
+    k = lemma3_k(*theta)
+    a = internal(alpha)
+    at = f"n={n}, theta={theta}, {label(alpha)}"
+    data: dict[str, str] = {}
+    vecs = {"x": xf(n, *theta, a), "y": yf(n, *theta, a)}
+    for name, v in vecs.items():
+        if not all(0 <= p <= 1 for p in v) or not is_legal_function(v, alpha):
+            return f"{at}: {name} = {linalg.fmt_vector(v)} is not a legal function", data
+        consumer, why = unique_optimum_consumer(n, theta, v, a, timeout_s)
+        if consumer is None:
+            return f"{at}: {name} = {linalg.fmt_vector(v)}: {why}", data
+        data[f"{name} rho"] = linalg.fmt_vector(consumer.rho)
+    if 1 <= k and k + 2 <= n:
+        window = {"x": xhat(a), "y": yhat(a)}
+        for name, v in vecs.items():
+            if v[k - 1 : k + 3] != window[name]:
+                return (
+                    f"{at}: {name}[k-1..k+2] = {linalg.fmt_vector(v[k - 1 : k + 3])} "
+                    f"is not {name}-hat = {linalg.fmt_vector(window[name])}"
+                ), data
+    elif not check_derivation:
+        return f"{at}: rows k-1..k+2 (k={k}) leave 0..n, and the derivation was not checked", data
+    if check_derivation:
+        cex, witness = derivation([lambda a_: xf(n, *theta, a_), lambda a_: yf(n, *theta, a_)], alpha, timeout_s)
+        data["premise witness"] = witness
+        if cex:
+            return f"n={n}, theta={theta}: {cex}", data
+    return None, data
+
+
+def count_range_thetas(n: int) -> list[tuple[int, int]]:
+    """Count-range queries that are not threshold queries: 1 <= theta1 < theta2 <= n-1."""
+    return [(t1, t2) for t1 in range(1, n) for t2 in range(t1 + 1, n)]
+
+
+DERIVATION_N = 5  # above it, Corollary 2 follows from Lemma 2 on the rows k-1..k+2 (the window is x-hat, y-hat)
+
+
+def decide_general(
+    rec: Findings,
+    ns: Sequence[int],
+    alphas: Sequence[Fraction],
+    timeout_s: float,
+    xf=lemma3_x,
+    yf=lemma3_y,
+    derivation_n: int | None = None,
+) -> int:
+    """Lemma 3 + Corollary 2 at every n in ns, non-threshold theta and zlcn alpha: one bounded instance each.
+    Up to ``derivation_n`` (default: every n) non-derivability is a z3 unsat; above it, a DP matrix deriving
+    x and y would restrict (rows k-1..k+2, still DP) to one deriving x-hat and y-hat, which Lemma 2 excludes.
+    Returns the number of instances decided."""
+    total = 0
+    for n in ns:
+        by_z3 = derivation_n is None or n <= derivation_n
+        for theta in count_range_thetas(n):
+            for al in alphas:
+                with rec.deciding(
+                    n=n,
+                    alpha=label(al),
+                    kind=BOUNDED,
+                    method=(
+                        "certified consumers + z3 unsat"
+                        if by_z3
+                        else "certified consumers + x-hat/y-hat windows (Lemma 2)"
+                    ),
+                    covers=f"Lemma 3's x and y: legal, unique optima of consumers found here; {JOINT} deriving both",
+                    theta=f"{theta[0]},{theta[1]}",
+                ) as d:
+                    fail, _ = lemma3_instance(n, theta, al, timeout_s, xf, yf, check_derivation=by_z3)
+                    total += 1
+                    if fail:
+                        d.counterexample(fail)
+    return total
+
+
+@checks("zlcn2013.lemma3")
+def lemma3(ctx: Context, xf=lemma3_x, yf=lemma3_y, n_max: int | None = None) -> Findings:
+    """zlcn2013 Lemma 3 and Corollary 2: for 1 <= theta1 < theta2 <= n-1 the printed x and y are legal, each is the
+    ONLY optimum of some consumer (found and certified here), x[k-1..k+2] = x-hat, y[k-1..k+2] = y-hat, and no DP
+    matrix derives both."""
+    rec = Findings("zlcn2013.lemma3")
+    n_max = n_max or (5 if ctx.quick else 9)
+    count = decide_general(rec, range(3, n_max + 1), ZLCN_ALPHAS, ctx.solver_timeout, xf, yf, DERIVATION_N)
+    rec.value(**{"(n, theta, alpha) instances": count})
+    fail, data = lemma3_instance(3, (1, 2), F(2), ctx.solver_timeout, xf, yf)
+    if not fail:
+        rec.value(
+            **{f"consumers found, n=3, theta=(1, 2), {label(F(2))}": "; ".join(f"{k} = {v}" for k, v in data.items())}
+        )
+    sym_n = min(n_max, DERIVATION_N)
+    for n in range(3, sym_n + 1):
+        for theta in count_range_thetas(n):
+            with rec.deciding(
+                n=n,
+                alpha=SYMBOLIC,
+                kind=BOUNDED,
+                method="z3 nlsat unsat",
+                covers=f"Corollary 2 only: {JOINT} deriving Lemma 3's x and y",
+                theta=f"{theta[0]},{theta[1]}",
+            ) as d:
+                cex, _ = derivation(
+                    [lambda a_, t=theta, m=n: xf(m, *t, a_), lambda a_, t=theta, m=n: yf(m, *t, a_)],
+                    SYMBOLIC,
+                    ctx.solver_timeout,
+                )
+                if cex:
+                    d.counterexample(f"Corollary 2, n={n}, theta={theta}: {cex}")
+    rec.value(**lemma3_formula_facts())
+    rec.value(**paper_rho_check(ctx.solver_timeout))
+    rec.value(**lemma3_boundary(ctx.solver_timeout, xf, yf))
+    rec.note(
+        f"rational zlcn alphas: legality, certified unique-optimum consumers and x-hat/y-hat windows at "
+        f"n = 3..{n_max}; "
+        f"non-derivability by z3 for n <= {DERIVATION_N}, above it by Lemma 2 on rows k-1..k+2 (declared dependency); "
+        f"symbolic internal a in (0, 1): Corollary 2's non-derivability only, n <= {sym_n}; threshold boundaries "
+        "(theta1 = 0 or theta2 = n) as data; every z3 premise shown satisfiable first (premise witness)"
+    )
+    return rec
+
+
+def lemma3_boundary(timeout_s: float, xf=lemma3_x, yf=lemma3_y) -> dict[str, str]:
+    """What Lemma 3 gives at the excluded boundaries theta1 = 0 or theta2 = n (threshold queries)."""
+    out = {}
+    for n, theta in ((4, (0, 2)), (4, (2, 4)), (4, (0, 4))):
+        fail, _ = lemma3_instance(n, theta, F(2), timeout_s, xf, yf)
+        out[f"boundary n={n} theta={theta} {label(F(2))}"] = (
+            fail or "x, y unique optima of some consumers, not co-derivable"
+        )
+    return out
+
+
+@checks("zlcn2013.thm2")
+def thm2(ctx: Context, xf=lemma3_x, yf=lemma3_y, n_max: int | None = None) -> Findings:
+    """zlcn2013 Theorem 2: for every count-range query that is not a threshold query (1 <= theta1 < theta2 <= n-1)
+    there is no universally utility-maximizing DP mechanism: two consumers have unique optima x, y (Lemma 3) that
+    no DP matrix derives together (Corollary 2); databases tau_0..tau_n reduce arbitrary mechanisms to this."""
+    rec = Findings("zlcn2013.thm2")
+    n_max = n_max or (5 if ctx.quick else 7)
+    alphas = list(ZLCN_ALPHAS) if not ctx.quick else list(ZLCN_ALPHAS[:5])
+    count = decide_general(rec, range(3, n_max + 1), alphas, ctx.solver_timeout, xf, yf)
+    rec.value(**{"(n, theta, alpha) instances": count})
+    rec.note(
+        "each instance: the two consumers with unique optima x, y (Lemma 3, found and certified) and z3 unsat for a "
+        "DP mechanism deriving both; the reduction from arbitrary databases (tau_0..tau_n) is the paper's argument, "
+        "not computed; threshold queries (theta1 = 0 or theta2 >= n) are excluded by the paper's definition, and "
+        "for them zlcn2013 Theorem 7 gives a universal mechanism"
+    )
+    return rec
+
+
+def paper_rho(a: Fraction) -> list[Fraction]:
+    """zlcn2013 Section 3.2.2's prior from the printed relations (paper_tables/printed/zlcn2013.json "rho"):
+    rho(0)/rho(1) = A^2, rho(2)/rho(1) = A, rho(3) = rho(2) (A = 1/a); the normalisation is not printed."""
+    rel = printed("zlcn2013", "rho").values
+    if rel[2].replace(" ", "") != "\\rho(3)=\\rho(2)":
+        raise ExpectationsError(f"zlcn2013 rho: expected the printed relation rho(3) = rho(2), got {rel[2]!r}")
+    r0, r2 = (
+        printed_internal(v.split("=", 1)[1]).subs(a_sym, sp.Rational(a.numerator, a.denominator)) for v in rel[:2]
+    )
+    w = [F(str(r0)), F(1), F(str(r2)), F(str(r2))]
+    return [v / sum(w) for v in w]
+
+
+def is_unique_optimum(consumer: CountRangeConsumer, phi: list[Fraction], a: Fraction, timeout_s: float) -> bool:
+    """z3: no legal psi != phi (internal a) has weighted error <= that of phi (linear in psi); the premise (legal
+    psi) is shown satisfiable first."""
+    n = consumer.n
+    psi = [z3.Real(f"psi_{i}") for i in range(n + 1)]
+    ok, _ = legal_premise(n, a, psi, phi, timeout_s, f"legal functions, n={n}")
+    w = [consumer.omega[i] * consumer.rho[i] for i in range(n + 1)]
+    sign = [-1 if consumer.in_range(i) else 1 for i in range(n + 1)]
+    diff = z3.Sum(
+        [
+            z3.RealVal(str(sign[i] * w[i] * (0 - phi[i]))) + z3.RealVal(str(sign[i] * w[i])) * psi[i]
+            for i in range(n + 1)
+        ]
+    )
+    other = z3.Or([psi[i] != z3.RealVal(str(phi[i])) for i in range(n + 1)])
+    return decide([*ok, diff <= 0, other], timeout_s).unsat
+
+
+def paper_rho_check(timeout_s: float) -> dict[str, str]:
+    """Does the paper's own consumer (uniform omega, the printed rho) have y-hat as its only optimum?"""
+    good = [
+        al
+        for al in ZLCN_ALPHAS
+        if is_unique_optimum(
+            CountRangeConsumer.of([1] * 4, paper_rho(internal(al)), 1, 2), yhat(internal(al)), internal(al), timeout_s
+        )
+    ]
+    return {"paper's rho: y-hat the only optimum at zlcn alphas": ", ".join(map(str, good)) or "none"}
+
+
+def smallest_exponent(f: Callable, low: bool) -> tuple[sp.Expr, sp.Expr]:
+    """(exponent e(s), its minimum over s >= 0) of Lemma 3's entry f = a^e/(a+1) at i = k - s (low side) or
+    j = k + 1 + s (high side), symbolically in k and s."""
+    kk, s = sp.Symbol("k", integer=True, nonnegative=True), sp.Symbol("s", integer=True, nonnegative=True)
+    idx = kk - s if low else kk + 1 + s
+    base, e = sp.powsimp(sp.simplify(f(kk, idx, a_sym) * (a_sym + 1))).as_base_exp()
+    if base != a_sym:
+        raise ExpectationsError(f"Lemma 3 entry {f.__name__} is not a^e/(a+1): {f(kk, idx, a_sym)}")
+    poly = sp.Poly(sp.expand(e), s)
+    if poly.degree() > 1 or any(c.free_symbols for c in poly.all_coeffs()) or poly.all_coeffs()[0] < 0:
+        raise ExpectationsError(f"Lemma 3 entry {f.__name__}: exponent {e} is not increasing in s")
+    return sp.expand(e), e.subs(s, 0)
+
+
+def lemma3_formula_facts() -> dict[str, str]:
+    """The printed exponents, symbolically in k and i: the paper's formulas (in A) become the internal ones after
+    A = 1/a; the entries next to k are x-hat, y-hat; every entry is a probability (computed: the smallest exponent
+    of a on each side of k)."""
+    kk = sp.Symbol("k", integer=True, nonnegative=True)
+    i = sp.Symbol("i", integer=True)
+    paper = {name: in_internal_alpha(f(kk, i, A_SYM)) for name, f in PAPER_LEMMA3.items()}
+    for name, f in INTERNAL_LEMMA3.items():
+        if sp.simplify(paper[name] - f(kk, i, a_sym)) != 0:
+            raise ExpectationsError(f"Lemma 3 {name}: {f(kk, i, a_sym)} is not the paper's formula {paper[name]}")
+    x_lo, xy_hi, y_lo = paper["x, i <= k"], paper["x and y, j >= k+1"], paper["y, i <= k"]
+    facts = {
+        "x_(k-1), x_k, x_(k+1), x_(k+2)": [
+            x_lo.subs(i, kk - 1),
+            x_lo.subs(i, kk),
+            xy_hi.subs(i, kk + 1),
+            xy_hi.subs(i, kk + 2),
+        ],
+        "y_(k-1), y_k, y_(k+1), y_(k+2)": [
+            y_lo.subs(i, kk - 1),
+            y_lo.subs(i, kk),
+            xy_hi.subs(i, kk + 1),
+            xy_hi.subs(i, kk + 2),
+        ],
+    }
+    out = {f"Lemma 3 symbolic {name}": ", ".join(str(sp.simplify(v)) for v in vals) for name, vals in facts.items()}
+    lows = {"x, i <= k": True, "x and y, j >= k+1": False, "y, i <= k": True}
+    mins = {name: smallest_exponent(INTERNAL_LEMMA3[name], low) for name, low in lows.items()}
+    smallest = min(m for _, m in mins.values())
+    parts = ", ".join(f"{name}: a^({e})/(a+1), s >= 0, smallest exponent {m}" for name, (e, m) in mins.items())
+    verdict = (
+        f"yes: smallest exponent {smallest} >= 0, so 0 < entry <= 1/(a+1) < 1"
+        if smallest >= 0
+        else f"no: exponent {smallest} < 0 gives entries above 1/(a+1)"
+    )
+    out["Lemma 3 entries in (0, 1)"] = f"{verdict} ({parts}; s = k - i below k, j - k - 1 above)"
+    return out
