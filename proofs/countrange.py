@@ -172,9 +172,10 @@ def lemma2(ctx: Context, x: Vector = xhat, y: Vector = yhat) -> Findings:
         }
     )
     rec.note(
-        "n = 3 as stated; every m by the split-and-merge reduction of the module docstring (a hand argument); "
-        "z3 unsat at each rational zlcn alpha and for symbolic internal a in (0, 1), i.e. every zlcn alpha > 1; "
-        "the premises (a DP matrix with 4 columns) are shown satisfiable first, witness recorded per alpha"
+        "n = 3 as stated; every m by the split-and-merge reduction of proofs/countrange_derivation.py "
+        "(a hand argument); z3 unsat at each rational zlcn alpha and for symbolic internal a in (0, 1), "
+        "i.e. every zlcn alpha > 1; the premises (a DP matrix with 4 columns) are shown satisfiable first, "
+        "witness recorded per alpha"
     )
     return rec
 
