@@ -214,7 +214,8 @@ def decide(assertions: Iterable[z3.BoolRef], timeout_s: float, logic: str | None
             f"its resource limit ({bound:g} s of work): an answer that depends on the machine's load is no verdict",
         )
     if second == UNKNOWN and budget_spent(why):
-        why = BUDGET_SPENT  # which of cvc5's two bounds stopped it may vary between runs; that it spent its budget not
+        # which of cvc5's two bounds stopped it varies between runs; that it spent its budget does not
+        why = BUDGET_SPENT
     said = f"cvc5 {second}" + (f" ({why})" if second == UNKNOWN else "")
     _TALLY[f"z3 {first}, {said}"] += 1
     if {first, second} == {SAT, UNSAT}:
