@@ -71,6 +71,7 @@ def per_n(name: str, check, max_n: int, budget: float) -> dict:
 
 def consumers(max_n: int, budget: float, solver_timeout: float) -> None:
     """The all-consumers reach of Theorem 1, Section 3.1 and Theorems 5, 6 (bounded instances only)."""
+    from proofs import countrange_cones as cones
     from proofs import countrange_consumers as cc
     from proofs.approximation_ratio import legal_vertices
     from proofs.countrange_lp import ALPHAS_Z, theta_pairs
@@ -80,13 +81,13 @@ def consumers(max_n: int, budget: float, solver_timeout: float) -> None:
     out: dict = {"vertices": {}, "claims": {}}
 
     def run(claim: str, n: int, A) -> Findings:
-        rec, stats = Findings(claim), cc._stats()
+        rec, stats = Findings(claim), cones.new_stats()
         if claim == "zlcn2013.thm5":
             for t1, t2, r in cc.threshold_queries(n):
-                cc.all_consumers_threshold(rec, ctx, n, A, t1, t2, r, None, stats)
+                cones.all_consumers_threshold(rec, ctx, n, A, t1, t2, r, None, stats)
         else:
             for t1, t2 in theta_pairs(n):
-                cc.all_consumers_two(rec, ctx, n, A, t1, t2, with5=claim == "zlcn2013.thm1", stats=stats)
+                cones.all_consumers_two(rec, ctx, n, A, t1, t2, with5=claim == "zlcn2013.thm1", stats=stats)
         return rec
 
     start = time.perf_counter()

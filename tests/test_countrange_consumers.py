@@ -9,9 +9,11 @@ from fractions import Fraction
 import pytest
 import z3
 
+from proofs import countrange_cones as cones
 from proofs import countrange_consumers as cc
 from proofs.approximation_ratio import legal_vertices
 from proofs.countrange_alpha import zlcn_label
+from proofs.countrange_family import condition5
 from proofs.countrange_lp import ALPHAS_Z
 from udpm.certify import solve
 from udpm.claims import Context, Status
@@ -91,7 +93,7 @@ def _min_form(flip5=False, Af=None):
         n, a = c.n, Af(A) if Af else A
         s1, s2 = psi1(b1, n, a), psi2(b2, n, a)
         t2 = n if c.theta2 is None else c.theta2
-        if not cc.condition5(s1, s2, c.theta1, t2, flip5):
+        if not condition5(s1, s2, c.theta1, t2, flip5):
             return None
         return [min(u, v) for u, v in zip(s1, s2)]
 
@@ -140,8 +142,8 @@ def test_thm5_verified_and_its_false_variants():
 
 
 def test_membership_premise_vacuity_guard(monkeypatch):
-    real = cc.premises_hold
-    monkeypatch.setattr(cc, "premises_hold", lambda prem, pins, t, what: real([z3.BoolVal(False)], pins, t, what))
+    real = cones.premises_hold
+    monkeypatch.setattr(cones, "premises_hold", lambda prem, pins, t, what: real([z3.BoolVal(False)], pins, t, what))
     with pytest.raises(VacuousPremise):
         cc.min_of_recurrences(CTX)
 
@@ -151,10 +153,11 @@ def test_normal_cone_lp_and_membership():
     A = Fraction(2)
     verts = legal_vertices(1, A)
     k = verts.index((Fraction(1, 3), Fraction(2, 3)))
-    t, w, _ = cc.cone_interior(1, A, cc.error_signs(1, 1, None), k, 60)
+    t, w, _ = cones.cone_interior(1, A, cones.error_signs(1, 1, None), k, 60)
     assert t > 0 and all(x > 0 for x in w) and sum(w) == 1
-    beta, _ = cc.member_two(verts[k], 1, A, 1, 1, True, False, True, 60)
+    beta, _ = cones.member_two(verts[k], 1, A, 1, 1, True, False, True, 60)
     assert beta is not None and min(psi1(beta[0], 1, A)[1], psi2(beta[1], 1, A)[1]) == Fraction(2, 3)
     # (2/3, 1/3) costs w0/3 + w1/3 more than (1/3, 2/3) for every consumer: it is never the unique optimum
-    t0, _, _ = cc.cone_interior(1, A, cc.error_signs(1, 1, None), verts.index((Fraction(2, 3), Fraction(1, 3))), 60)
+    k0 = verts.index((Fraction(2, 3), Fraction(1, 3)))
+    t0, _, _ = cones.cone_interior(1, A, cones.error_signs(1, 1, None), k0, 60)
     assert t0 <= 0
