@@ -19,7 +19,7 @@ with the internal a = 1/alpha (proofs/countrange_alpha.py).
     .venv/bin/python benchmarks/reach_countrange.py --consumers --max-n 5
 
 instead times the all-consumers instances of zlcn2013.thm1, zlcn2013.twovar and zlcn2013.thm5
-(proofs/countrange_consumers.py) per n at every alpha of ALPHAS_Z, every theta, and writes
+(proofs/countrange_cones.py) per n at every alpha of ALPHAS_Z, every theta, and writes
 results/reach_countrange_consumers.json: per claim and n the seconds, the outcome, the vertex counts.
 """
 

@@ -4,7 +4,7 @@ zlcn's alpha A (zlcn2013's alpha > 1, written A; the symbolic internal alpha 1/A
 udpm.conventions.alpha_from_zlcn2013 at each rational A0).
 
 The legal polytope's vertices (:func:`legal_vertices`, by its chain structure) are shared with
-proofs/countrange_consumers.py; only minimal error profiles enter the worst-ratio LPs, each certified exactly.
+proofs/countrange_cones.py; only minimal error profiles enter the worst-ratio LPs, each certified exactly.
 """
 
 from __future__ import annotations

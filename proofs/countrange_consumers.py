@@ -140,7 +140,7 @@ def min_of_recurrences(ctx: Context, flip5: bool = False, form_alpha=None) -> Fi
     rec.note(
         "bounded: for each (n, alpha, theta) every vertex of the legal polytope that is the unique optimum of a "
         "consumer with all weights > 0 (certified normal-cone LP) is min{psi1, psi2} with (5) (z3 model, re-checked "
-        "exactly); these vertices decide every consumer (module docstring of proofs/countrange_consumers.py). "
+        "exactly); these vertices decide every consumer (module docstring of proofs/countrange_cones.py). "
         "sampled cross-check: uniform and random consumers (zeros in omega, rho), LP optimum certified, (beta1, "
         "beta2) minimum exact over the arrangement"
     )

@@ -3,9 +3,10 @@
 zlcn2013's alpha > 1 (written A here) enters only through udpm.conventions.alpha_from_zlcn2013
 (inside udpm.programs_countrange).  Every LP optimum is certified exactly (udpm.certify).  Here:
 Definition 2 (the LP region), x-hat and y-hat and Section 4.2.  Theorem 4 (the exact worst ratio and its
-closed forms in A) is in proofs/approximation_ratio.py; Theorem 1, the two-variable form and Theorems 5, 6 (over
-all consumers, and the exact (beta1, beta2) minimisations) are in proofs/countrange_consumers.py, which reuses
-the legal polytope's vertices of proofs.approximation_ratio.
+closed forms in A) is in proofs/approximation_ratio.py; Theorem 1, the two-variable form and Theorems 5, 6 are in
+proofs/countrange_consumers.py; over all consumers in proofs/countrange_cones.py (which reuses the legal
+polytope's vertices of proofs.approximation_ratio), the exact (beta1, beta2) minimisations in
+proofs/countrange_family.py.
 """
 
 from __future__ import annotations
