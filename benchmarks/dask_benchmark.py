@@ -9,10 +9,11 @@ of 2 single-threaded workers (cluster start apart); the round trip of a no-op ta
 per task); the time of a rerun answered by the cache; and, from the measured growth per n, an estimate of
 n = 8 on 64 workers (the critical path is one (n, alpha) task: a task is never split further).
 
-End to end (``--end-to-end``, the default): the whole claim as a user runs it, ``reproduce.py --full --only CLAIM``
-(every alpha of its --full grid), as separate processes, timed from start to exit: serial (filling a fresh
-cache), ``--jobs 2`` without the cache, and the serial rerun answered by that cache; the three documents' claim
-records are compared (``udpm.records same``).
+End to end (the default; ``--no-end-to-end`` skips it): the whole claim as a user runs it,
+``reproduce.py --full --only CLAIM`` (every alpha of its --full grid), as separate processes, timed from start
+to exit: serial (filling a fresh cache), ``--jobs 2`` without the cache, and the serial rerun answered by that
+cache; the three documents' claim records are compared (``udpm.records same``).  A run that exits non-zero
+stops the benchmark: its time would measure nothing.
 """
 
 from __future__ import annotations
@@ -77,7 +78,10 @@ def end_to_end(claim: str, workers: int) -> dict:
             args = [a.replace("{cache}", str(Path(d) / "cache")) for a in flags]
             cmd = [sys.executable, "reproduce.py", "--full", "--only", claim, "--json", docs[-1], *args]
             t = time.perf_counter()
-            subprocess.run(cmd, cwd=ROOT, capture_output=True, check=False)
+            done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, check=False)
+            if done.returncode != 0:  # a failed run's time measures nothing
+                tail = done.stderr.strip().splitlines()[-1:] or ["no output"]
+                raise SystemExit(f"{' '.join(cmd[1:])}: exit {done.returncode}: {tail[0]}")
             out[label] = round(time.perf_counter() - t, 2)
             out[label.replace("seconds", "flags")] = " ".join(flags).replace("{cache}", "D")
             print(f"{label}: {out[label]} s", file=sys.stderr, flush=True)
