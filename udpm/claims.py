@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from .errors import CheckTimeout, ExpectationsError, HarnessError, SolverTimeout, UnknownClaim
 from .evidence import Evidence, Result, Status, derive, unresolved
 from .instances import ERRATUM_CLASSES, UNCLASSIFIED, Erratum, Findings
+from .statements import Statement as Claim
 
 __all__ = [
     "ERRATUM_CLASSES",
@@ -47,22 +48,6 @@ __all__ = [
     "checks",
     "run_claim",
 ]
-
-
-@dataclass(frozen=True)
-class Claim:
-    """A claim of a paper: its id, place, one-sentence statement, the evidence aimed for, and the
-    claims its argument relies on (its status is capped by theirs)."""
-
-    id: str
-    where: str
-    statement: str
-    aim: str
-    depends_on: tuple[str, ...] = ()
-
-    @property
-    def paper(self) -> str:
-        return self.id.split(".", 1)[0]
 
 
 @dataclass(frozen=True)

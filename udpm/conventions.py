@@ -29,3 +29,17 @@ def alpha_from_zlcn2013(alpha_zlcn: object) -> Fraction:
 def alpha_to_zlcn2013(alpha: object) -> Fraction:
     """Inverse of :func:`alpha_from_zlcn2013`, for printing values in zlcn2013's terms."""
     return 1 / alpha_in_unit_interval(alpha)
+
+
+def alpha_end_from_zlcn2013(end: Fraction | None) -> Fraction:
+    """An end of a range zlcn2013 prints, in the harness's convention: 1 stays 1 (eps = 0), infinity (None)
+    becomes 0 (eps = infinity), and every other end crosses through :func:`alpha_from_zlcn2013`.
+
+    >>> alpha_end_from_zlcn2013(None), alpha_end_from_zlcn2013(Fraction(1)), alpha_end_from_zlcn2013(4)
+    (Fraction(0, 1), Fraction(1, 1), Fraction(1, 4))
+    """
+    if end is None:
+        return Fraction(0)
+    if end == 1:
+        return Fraction(1)
+    return alpha_from_zlcn2013(end)

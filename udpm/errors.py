@@ -51,6 +51,10 @@ class ExpectationsError(HarnessError):
     """A file in paper_tables/ is malformed; fix the file, the run never rewrites it."""
 
 
+class CatalogError(HarnessError):
+    """A statement file (udpm/statements/*.toml) or assertion inventory is malformed; fix the file."""
+
+
 class SolverTimeout(HarnessError):
     """A solver hit its time bound or answered unknown; the verdict is inconclusive."""
 

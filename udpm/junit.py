@@ -65,7 +65,7 @@ def junit_xml(outcomes: Sequence[object]) -> str:
                 el.set("type", "regression" if kind == "failure" else "error")
                 el.text = "\n".join(o.problems) or why
         ET.SubElement(case, "system-out").text = (
-            f"{o.claim.where}: {o.claim.statement}\nstatus {o.result.status}, evidence {o.result.evidence}"
+            f"{o.claim.where}: {o.claim.summary}\nstatus {o.result.status}, evidence {o.result.evidence}"
             + (f", grid {o.result.scope_text}" if o.result.scope_text else "")
         )
         total += o.seconds

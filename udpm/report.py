@@ -31,7 +31,7 @@ class Outcome:
             "id": self.claim.id,
             "paper": self.claim.paper,
             "where": self.claim.where,
-            "statement": self.claim.statement,
+            "statement": self.claim.summary,
             "aim": self.claim.aim,
             **self.result.to_json(),
             "scope": self.result.scope_text,
