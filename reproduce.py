@@ -121,12 +121,19 @@ def run_checks(
     return found
 
 
+def _class_line(c) -> str:
+    """The printed class in one line: alpha's range and n as printed, then the other dimensions."""
+    p = c.printed
+    head = [f"alpha {p.alpha.text()}" if p.alpha else "", p.n.text() if p.n else ""]
+    return "; ".join(x for x in [*head, *(d.text() for d in p.dimensions)] if x)
+
+
 def list_claims() -> int:
     claims, bound = catalog(), load_checkers()
     width = max(len(c) for c in claims)
     for cid, c in claims.items():
         state = "implemented" if cid in bound else "PENDING"
-        print(f"{cid:<{width}}  {state:<11}  {c.where}  [{c.aim}]")
+        print(f"{cid:<{width}}  {state:<11}  {c.where}  [{_class_line(c)}]")
     print(f"\n{len(claims)} claims, {len(bound)} implemented, {len(claims) - len(bound)} pending")
     return 0
 
@@ -254,6 +261,19 @@ def print_summary(outcomes: list[Outcome], seconds: float) -> None:
         status = str(o.result.status) + (f" (capped by {o.result.capped_by})" if o.result.capped_by else "")
         detail.add_row(o.claim.id, status, str(o.result.evidence), o.result.scope_text, f"{o.seconds:.2f}")
     console.print(detail)
+
+    partial = [o for o in outcomes if o.result.status is Status.PARTIAL]
+    if partial:
+        from rich.text import Text
+
+        pt = Table(title="decided on part of the printed class only (never a pass for the statement as printed)")
+        pt.add_column("claim")
+        pt.add_column("left undecided")
+        for o in partial:
+            undecided = o.result.coverage.undecided if o.result.coverage else []
+            why = "; ".join(undecided) or f"rests on {o.result.capped_by}, decided on part of its printed class"
+            pt.add_row(Text(o.claim.id), Text(why))
+        console.print(pt)
 
     errata = [(o.claim.id, e) for o in outcomes for e in o.result.errata]
     if errata:

@@ -17,9 +17,9 @@ from udpm.evidence import Result, Status
 from udpm.instances import BOUNDED, Findings
 
 CAT = {
-    "p.a": Claim("p.a", "Lemma 1", "a", "bounded"),
-    "p.b": Claim("p.b", "Lemma 2", "b", "bounded", depends_on=("p.a",)),
-    "q.c": Claim("q.c", "Thm 1", "c", "all-n", depends_on=("p.b", "p.a")),
+    "p.a": Claim("p.a", "Lemma 1", "a"),
+    "p.b": Claim("p.b", "Lemma 2", "b", depends_on=("p.a",)),
+    "q.c": Claim("q.c", "Thm 1", "c", depends_on=("p.b", "p.a")),
 }
 
 
@@ -38,8 +38,8 @@ def holds(ctx):
 
 
 def test_claim_paper_is_the_id_prefix():
-    assert Claim("grs2011.ex2.1", "", "", "").paper == "grs2011"
-    assert Claim("zlcn", "", "", "").paper == "zlcn"
+    assert Claim("grs2011.ex2.1", "", "").paper == "grs2011"
+    assert Claim("zlcn", "", "").paper == "zlcn"
 
 
 def test_context_defaults_and_a_reproducible_rng():
@@ -162,11 +162,11 @@ def test_dependency_order_puts_dependencies_first(registry):
 
 
 def test_dependency_cycles_and_unknown_dependencies_are_refused(registry):
-    registry["p.a"] = Claim("p.a", "", "", "", depends_on=("q.c",))
+    registry["p.a"] = Claim("p.a", "", "", depends_on=("q.c",))
     with pytest.raises(HarnessError) as e:
         claims.dependency_order(["p.b"])
     assert str(e.value) == "claims depend on each other in a cycle: p.b -> p.a -> q.c -> p.b"
-    registry["p.a"] = Claim("p.a", "", "", "", depends_on=("p.zz",))
+    registry["p.a"] = Claim("p.a", "", "", depends_on=("p.zz",))
     with pytest.raises(UnknownClaim) as e:
         claims.dependency_order(["p.b"])
     assert str(e.value) == "p.a depends on 'p.zz', which udpm.catalog does not declare"
@@ -273,7 +273,7 @@ def test_an_unknown_claim_asked_for_directly_and_deep_dependencies(registry):
     with pytest.raises(UnknownClaim) as e:
         claims.dependency_order(["zz.unknown"])
     assert str(e.value) == "? depends on 'zz.unknown', which udpm.catalog does not declare"
-    registry["p.a"] = Claim("p.a", "", "", "", depends_on=("p.zz",))
+    registry["p.a"] = Claim("p.a", "", "", depends_on=("p.zz",))
     with pytest.raises(UnknownClaim) as e:
         claims.dependency_order(["q.c"])  # q.c -> p.b -> p.a -> p.zz
     assert str(e.value) == "p.a depends on 'p.zz', which udpm.catalog does not declare"
@@ -281,8 +281,8 @@ def test_an_unknown_claim_asked_for_directly_and_deep_dependencies(registry):
 
 def test_dependency_order_follows_the_catalog_not_the_alphabet(registry):
     registry.clear()
-    registry["z.first"] = Claim("z.first", "", "", "")
-    registry["a.second"] = Claim("a.second", "", "", "")
+    registry["z.first"] = Claim("z.first", "", "")
+    registry["a.second"] = Claim("a.second", "", "")
     assert claims.dependency_order(["a.second", "z.first"]) == ["z.first", "a.second"]
 
 

@@ -44,6 +44,7 @@ def test_enum_texts():
         "tested",
         "reproduced",
         "erratum",
+        "partial",
         "refuted",
         "inconclusive",
         "error",
@@ -206,6 +207,7 @@ def test_to_json_has_every_field_and_outcome_counts():
         "certificate",
         "errata",
         "notes",
+        "coverage",
         "decisions",
     ]
     assert doc["status"] == "refuted" and doc["evidence"] == "bounded"

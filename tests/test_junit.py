@@ -24,7 +24,7 @@ FAST = ["--only", "grs2011.fig1*", "--only", "gs2010.appB"]
 
 
 def outcome(cid: str, status: Status, problems=(), notes: str = "") -> NS:
-    claim = NS(id=cid, paper=cid.split(".")[0], where="Theorem 1", statement="a <statement> & more")
+    claim = NS(id=cid, paper=cid.split(".")[0], where="Theorem 1", summary="a <statement> & more")
     result = NS(status=status, notes=notes, evidence="bounded", scope_text="alpha=1/2: n<=3")
     return NS(claim=claim, result=result, seconds=0.25, problems=list(problems))
 

@@ -200,7 +200,9 @@ def doc_of(*claims: dict, seconds: dict | None = None) -> dict:
         "paper": "",
         "where": "",
         "statement": "",
-        "aim": "",
+        "quote": "printed",
+        "printed": {},
+        "coverage": None,
         "status": "proved",
         "evidence": "all-n",
         "grid": {"all-n": [{"alphas": ["symbolic alpha in (0,1)"], "n": [None]}]},
@@ -406,7 +408,7 @@ def test_values_and_statements_are_escaped():
 
 
 def outcome(cid: str, status: Status, errata: list[Erratum] = (), evidence: Evidence = Evidence.TABLE) -> Outcome:
-    claim = Claim(cid, f"Where {cid}", "statement", "aim")
+    claim = Claim(cid, f"Where {cid}", "statement")
     grid = {str(evidence): [{"alphas": ["1/2"], "n": [3]}]}
     return Outcome(claim, Result(status, evidence, grid, errata=list(errata)), 1.5, str(status), [])
 

@@ -133,6 +133,7 @@ def to_payload(found: Findings) -> dict:
                 "method": d.instance.method,
                 "covers": d.instance.covers,
                 "params": [list(p) for p in d.instance.params],
+                "region": d.instance.region,
                 "outcome": str(d.outcome),
                 "detail": d.detail,
                 "smt": [list(q) for q in d.smt],
@@ -151,7 +152,7 @@ def from_payload(p: dict) -> Findings:
     for d in p["decisions"]:
         inst = Instance(
             d["claim"], d["n"], d["alpha"], Kind(d["kind"]), d["method"], d["covers"],
-            tuple((k, v) for k, v in d["params"]),
+            tuple((k, v) for k, v in d["params"]), d.get("region", ""),
         )
         found.decisions.append(Decision(inst, Outcome(d["outcome"]), d["detail"], tuple((f, r) for f, r in d["smt"])))
     found.values = dict(p["values"])

@@ -9,13 +9,19 @@ Nothing else sets a status.  The rules, in order:
 4. a claim that compared printed objects (``table`` instances) and found a
    printed value that differs is an ``erratum``, whatever else it decided
    (errata in the text of a proof do not lower a proved lemma);
-5. otherwise the strongest kind decided sets the status: an ``all-n``
-   instance gives ``proved``, a ``bounded`` one ``verified``, a ``sampled``
-   one ``tested``, and printed objects alone ``reproduced``;
-6. a claim is capped by its weakest dependency (the claims its argument
+5. a part of the printed class that no holding instance reached (an end the
+   printed alpha range includes, a region of users or mechanisms the statement
+   declares; :mod:`udpm.coverage`) leaves the claim ``partial``, naming that
+   part: never a pass for the statement as printed;
+6. otherwise the kind that reached every part of the printed class sets the
+   status (each part counts with the strongest kind that reached it; the
+   claim with its weakest part): ``all-n`` gives ``proved``, ``bounded``
+   ``verified``, ``sampled`` ``tested``, and printed objects alone
+   ``reproduced``;
+7. a claim is capped by its weakest dependency (the claims its argument
    relies on): a dependency that is ``verified`` caps a ``proved`` claim at
-   ``verified``; one that is refuted, inconclusive or in error leaves it
-   ``inconclusive``.
+   ``verified``; one that is ``partial`` leaves it ``partial``; one that is
+   refuted, inconclusive or in error leaves it ``inconclusive``.
 
 The grid says, per alpha, which n were decided; it is grouped and printed as
 it is, e.g. ``alpha=1/2: n<=4; 1/3, 2/3: n<=3``.
@@ -40,7 +46,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from enum import Enum
 
+from .coverage import Coverage, coverage
 from .instances import Decision, Erratum, Findings, Kind, Outcome, is_symbolic
+from .statements import PrintedClass
 
 
 class Status(str, Enum):
@@ -49,6 +57,7 @@ class Status(str, Enum):
     TESTED = "tested"  # sampled: instances drawn out of a continuum, no counterexample
     REPRODUCED = "reproduced"  # a printed object matches exactly or after the paper's rounding
     ERRATUM = "erratum"  # a printed value differs; class and correct value recorded
+    PARTIAL = "partial"  # decided on part of the printed class only; the part left undecided is named
     REFUTED = "refuted"  # the claim as stated is false; counterexample attached
     INCONCLUSIVE = "inconclusive"  # a solver timeout or unknown; never a pass
     ERROR = "error"
@@ -100,6 +109,7 @@ class Result:
     certificate: dict | None = None
     errata: list[Erratum] = field(default_factory=list)
     notes: str = ""
+    coverage: Coverage | None = None  # the printed class's parts and how strongly each was decided
 
     @property
     def scope_text(self) -> str:
@@ -124,6 +134,7 @@ class Result:
             "certificate": self.certificate,
             "errata": [asdict(e) for e in self.errata],
             "notes": self.notes,
+            "coverage": None if self.coverage is None else self.coverage.to_json(),
             "decisions": [d.to_json() for d in self.decisions],
         }
 
@@ -133,9 +144,20 @@ def unresolved(status: Status, notes: str) -> Result:
     return Result(status, notes=notes)
 
 
-def derive(rec: Findings, dependencies: Mapping[str, object] | None = None) -> Result:
-    """The verdict of a claim from its record and the statuses of the claims it depends on."""
+def printed_class_of(claim_id: str) -> PrintedClass | None:
+    """The printed class of a declared claim (None for an id the catalog does not declare, e.g. in a test)."""
+    from .catalog import CLAIMS
+
+    return next((c.printed for c in CLAIMS if c.id == claim_id), None)
+
+
+def derive(
+    rec: Findings, dependencies: Mapping[str, object] | None = None, printed: PrintedClass | None = None
+) -> Result:
+    """The verdict of a claim from its record, its printed class (default: the catalog's) and the statuses of the
+    claims it depends on."""
     ds = rec.decisions
+    printed = printed if printed is not None else printed_class_of(rec.claim)
     grid = {str(k): grid_of([d for d in ds if d.instance.kind is k]) for k in KIND_ORDER}
     grid = {k: v for k, v in grid.items() if v}
     sampled = [d for d in ds if d.instance.kind is Kind.SAMPLED]
@@ -150,6 +172,7 @@ def derive(rec: Findings, dependencies: Mapping[str, object] | None = None) -> R
         "values": values,
         "certificate": rec.certificate,
         "errata": list(rec.errata),
+        "coverage": None if printed is None else coverage(ds, printed),
     }
     notes = list(rec.notes)
     cex = [d for d in ds if d.outcome is Outcome.COUNTEREXAMPLE]
@@ -170,7 +193,14 @@ def derive(rec: Findings, dependencies: Mapping[str, object] | None = None) -> R
         why = "; ".join(f"{d.instance.describe()}: {d.detail}" for d in open_)
         return Result(Status.INCONCLUSIVE, Evidence.NONE, notes=_join([*notes, f"undecided: {why}"]), **base)
     kind = _strongest(ds) if ds else Kind.TABLE
-    status = _STATUS_OF_KIND[kind]
+    cov = base["coverage"]
+    whole = None if cov is None or not ds else cov.weakest
+    status = _STATUS_OF_KIND[whole or kind]
+    if cov is not None and ds and whole is None:
+        status = Status.PARTIAL
+        notes.append("undecided part of the printed class: " + "; ".join(cov.undecided))
+    elif whole is not None:
+        kind = whole
     if rec.errata and (not ds or any(d.instance.kind is Kind.TABLE for d in ds)):
         # A printed object that differs from its exact value, however strong the rest of the evidence.
         status = Status.ERRATUM
@@ -185,6 +215,10 @@ def cap(result: Result, dependencies: Mapping[str, object]) -> Result:
         return result
     for cid, st in sorted(dependencies.items(), key=lambda kv: (_RANK.get(Status(str(kv[1])), -1), kv[0])):
         st = Status(str(st))
+        if st is Status.PARTIAL:
+            result.status, result.capped_by = Status.PARTIAL, cid
+            result.notes = _join([result.notes, f"rests on {cid}, which is decided on part of its printed class"])
+            return result
         if st not in _RANK:
             result.status, result.capped_by = Status.INCONCLUSIVE, cid
             result.notes = _join([result.notes, f"rests on {cid}, which is {st}"])

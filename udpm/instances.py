@@ -130,14 +130,16 @@ class Instance:
     method: str
     covers: str = ""
     params: tuple[tuple[str, str], ...] = ()
+    region: str = ""
 
     def describe(self) -> str:
         parts = [f"n={'all' if self.n is None else self.n}", f"alpha={self.alpha}", str(self.kind), self.method]
         parts += [f"{k}={v}" for k, v in self.params]
+        parts += [f"[{self.region}]"] if self.region else []
         return " ".join(parts)
 
     def to_json(self) -> dict:
-        return {
+        out = {
             "n": self.n,
             "alpha": self.alpha,
             "kind": str(self.kind),
@@ -145,6 +147,9 @@ class Instance:
             "covers": self.covers,
             "params": dict(self.params),
         }
+        if self.region:  # absent for a whole-class instance, so that its key stays what it was
+            out["region"] = self.region
+        return out
 
     def key(self, code_version: str = "") -> str:
         """A stable hex key over (claim, parameters, method, code version)."""
@@ -319,6 +324,7 @@ class Findings:
         kind: Kind,
         method: str,
         covers: str = "",
+        region: str = "",
         **params: object,
     ) -> Instance:
         if n is not None and (isinstance(n, bool) or not isinstance(n, int)):
@@ -331,6 +337,7 @@ class Findings:
             method,
             covers,
             tuple(sorted((k, _exact_text(v)) for k, v in params.items())),
+            region,
         )
 
     def record(

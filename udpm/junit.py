@@ -8,7 +8,7 @@ is inconclusive or pending, and passes otherwise.  Test cases are grouped by pap
 >>> from types import SimpleNamespace as NS
 >>> from udpm.evidence import Status
 >>> def outcome(cid, status, problems=(), notes=""):
-...     claim = NS(id=cid, paper=cid.split(".")[0], where="Theorem 1", statement="a statement")
+...     claim = NS(id=cid, paper=cid.split(".")[0], where="Theorem 1", summary="a statement")
 ...     result = NS(status=status, notes=notes, evidence="bounded", scope_text="alpha=1/2: n<=3")
 ...     return NS(claim=claim, result=result, seconds=0.5, problems=list(problems))
 >>> xml = junit_xml([outcome("gs2010.thm1", Status.VERIFIED),

@@ -34,6 +34,7 @@ LEGEND = (
     "whole class the claim quantifies over, nothing beyond it; **tested**: sampled instances checked exactly, no "
     "counterexample (not a proof).",
     "- **reproduced**: printed objects equal their exact recomputation; **erratum**: some printed value differs; "
+    "**partial**: decided on part of the printed class only, the rest named (never a pass); "
     "**refuted**: a counterexample is attached.",
     "- **inconclusive**: a solver timeout, or a claim it rests on did not pass (never a pass); **error**: the check "
     "crashed; **pending**: not implemented.",

@@ -19,7 +19,9 @@ from .evidence import grid_text, scope_text
 from .tables import PAPER_TABLES
 
 PAPERS = ("grs2011", "grs2009", "gs2010", "zlcn2013")
-STATUSES = ("proved", "verified", "tested", "reproduced", "erratum", "refuted", "inconclusive", "error", "pending")
+STATUSES = (
+    "proved", "verified", "tested", "reproduced", "erratum", "partial", "refuted", "inconclusive", "error", "pending"
+)
 EVIDENCE = ("all-n", "bounded", "sampled", "table", "none")
 STATUS_COLOURS = {
     "proved": "#116329",
@@ -27,6 +29,7 @@ STATUS_COLOURS = {
     "tested": "#0a6b74",
     "reproduced": "#0550ae",
     "erratum": "#9a6700",
+    "partial": "#bc4c00",
     "refuted": "#cf222e",
     "inconclusive": "#8250df",
     "error": "#82071e",

@@ -113,6 +113,8 @@ STATUS_MEANING = {
     "exactly or after the paper's rounding",
     "erratum": "printed objects were compared and some printed value differs from the exact one, whatever "
     "else was decided (class and correct value in the errata)",
+    "partial": "decided on a strict part of the printed class only (an end of the printed alpha range, a part of "
+    "the users, mechanisms or queries it quantifies over); the part left undecided is named; never a pass",
     "refuted": "the claim as stated is false: a concrete counterexample is attached",
     "inconclusive": "some instance was not decided (a solver timeout or unknown), or a claim it rests on "
     "did not pass; never a pass",
@@ -253,6 +255,26 @@ def _methods_html(claim: Mapping) -> str:
     return _table(["kind", "method", "covers", "instances", "outcomes"], rows, cls="methods", num=(3,))
 
 
+def _printed_html(printed: Mapping) -> str:
+    """The printed class: one row per dimension, what it admits as printed and the sentence that fixes it."""
+    rows = []
+    for dim, v in printed.items():
+        if dim == "parts":
+            rows.append([esc(dim), esc("; ".join(v)), ""])
+            continue
+        what = "; ".join(f"{k}: {x}" for k, x in v.items() if k not in ("quote", "printed"))
+        rows.append([esc(dim), esc(what), esc(v.get("quote", ""))])
+    return _table(["dimension", "as printed", "fixed by"], rows) if rows else ""
+
+
+def _coverage_html(cov: Mapping | None) -> str:
+    """Each part of the printed class with the strongest kind that decided it; undecided parts stand out."""
+    if not cov:
+        return ""
+    rows = ([esc(p["part"]), esc(p["decided"] or "UNDECIDED")] for p in cov["parts"])
+    return _table(["part of the printed class", "decided by"], rows)
+
+
 def claim_cards_html(doc: Mapping, paper: str | None = None) -> str:
     """A card per claim (anchor = claim id): statement, status, evidence, grid, instances, dependencies, values..."""
     out = []
@@ -261,6 +283,10 @@ def claim_cards_html(doc: Mapping, paper: str | None = None) -> str:
             continue
         items = [
             ("statement", esc(c.get("statement", ""))),
+            ("as printed", f"<blockquote>{esc(c.get('quote', ''))}</blockquote>"),
+            *([("adds", esc(f"{c['hypothesis']} (to {c['restates']})"))] if c.get("restates") else []),
+            ("printed class", _printed_html(c.get("printed") or {})),
+            ("coverage", _coverage_html(c.get("coverage"))),
             (
                 "status",
                 badge(c["status"])
@@ -283,7 +309,6 @@ def claim_cards_html(doc: Mapping, paper: str | None = None) -> str:
                     f"{claim_link(c['capped_by'])}: the status is lowered to what this dependency reaches",
                 )
             )
-        items.append(("aim (catalog)", esc(c.get("aim", ""))))
         if c.get("counterexample"):
             items.append(("counterexample", f"<pre>{esc(c['counterexample'])}</pre>"))
         values = c.get("values") or {}

@@ -223,8 +223,8 @@ class Statement:
     id: str
     where: str
     summary: str
-    quotes: tuple[str, ...]  # the statement's text; several pieces where a display or a proof splits it
-    printed: PrintedClass
+    quotes: tuple[str, ...] = ()  # the statement's text; several pieces where a display or a proof splits it
+    printed: PrintedClass = field(default_factory=lambda: PrintedClass(None, "", None))
     depends_on: tuple[str, ...] = ()
     hypothesis: str = ""  # the hypothesis a claim of ours adds to a printed statement
     restates: str = ""  # the printed claim it strengthens or corrects

@@ -1,0 +1,143 @@
+"""Coverage: which parts of a claim's printed class the decided instances reached, and how strongly.
+
+The printed class (:class:`udpm.statements.PrintedClass`) is split into *parts* that must each be
+decided before the claim passes for the statement as printed:
+
+* the inside of the printed alpha range, and each end the range includes as printed (a closed end
+  is part of the statement: ``[0, 1]`` states alpha = 0 and alpha = 1);
+* each alpha a statement at fixed values names (``{1/4}``);
+* each part of the users, mechanisms or queries the statement declares (``parts``), which a check
+  decides apart and names in its instances (``region``); an instance without a region decides the
+  class whole.
+
+A part is reached by a holding instance whose alpha lies in it and whose region is the part's (or
+the whole class).  The strongest kind that reaches a part is that part's strength; the claim is
+only as strong as its weakest part, and a part that nothing reached leaves the claim ``partial``
+(:mod:`udpm.evidence`), with that part named.
+
+An instance's alpha is its canonical label (:func:`udpm.instances.alpha_label`): an exact value
+('1/2'), a zlcn2013 value with its internal alpha ('zlcn alpha=2 (internal 1/2)'), a chain of
+levels ('chain 0<1/2<1'), or a symbolic range ('symbolic alpha in [0,1]').  :func:`alpha_span`
+reads that label grammar and nothing else; a label outside it reaches no part.
+
+>>> from fractions import Fraction as F
+>>> alpha_span("1/2"), alpha_span("chain 0<1/2<1")[0], alpha_span("zlcn alpha=2 (internal 1/2)")[0]
+(({Fraction(1, 2)}, None), {Fraction(0, 1), Fraction(1, 2), Fraction(1, 1)}, {Fraction(1, 2)})
+>>> alpha_span("symbolic alpha in [0,1]")[1].text()
+'[0, 1]'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from .errors import CatalogError
+from .instances import Decision, Kind, Outcome
+from .statements import AlphaRange, PrintedClass
+
+__all__ = ["Coverage", "Part", "alpha_span", "coverage", "parts_of"]
+
+KIND_ORDER = (Kind.ALL_N, Kind.BOUNDED, Kind.SAMPLED, Kind.TABLE)  # strongest first
+
+_EXACT = re.compile(r"^-?\d+(?:/\d+)?$")
+_ZLCN = re.compile(r"^zlcn alpha=\S+ \(internal (\d+(?:/\d+)?)\)$")
+_SYMBOLIC_RANGE = re.compile(r"^symbolic alpha in ([\[(].*[\])])$")
+#: Symbolic labels whose alpha ranges over the open (0, 1): zlcn2013's alpha > 1, an ordered pair inside.
+_OPEN_INSIDE = ("symbolic zlcn alpha > 1", "symbolic 0 < alpha <= beta < 1")
+
+
+def alpha_span(label: str) -> tuple[set[Fraction], AlphaRange | None]:
+    """The exact alphas and the symbolic range an instance's alpha label decides."""
+    if _EXACT.match(label):
+        return {Fraction(label)}, None
+    if m := _ZLCN.match(label):
+        return {Fraction(m[1])}, None
+    if label.startswith("chain "):
+        try:
+            return {Fraction(a) for a in label[len("chain ") :].split("<")}, None
+        except ValueError:
+            return set(), None
+    if m := _SYMBOLIC_RANGE.match(label):
+        try:
+            return set(), AlphaRange.parse(m[1].replace(",", ", "))
+        except CatalogError:
+            return set(), None
+    if label.startswith(_OPEN_INSIDE):
+        return set(), AlphaRange(Fraction(0), Fraction(1), False, False)
+    return set(), None
+
+
+@dataclass(frozen=True)
+class Part:
+    """One part of the printed class: alpha at a point or inside the range, and a region of the rest."""
+
+    name: str
+    point: Fraction | None  # alpha = point; None: strictly inside the printed range
+    region: str  # '' for the class whole
+
+    def reached_by(self, d: Decision, alpha: AlphaRange | None) -> bool:
+        if self.region and d.instance.region not in ("", self.region):
+            return False
+        points, symbolic = alpha_span(d.instance.alpha)
+        if alpha is None:
+            return True
+        if self.point is not None:
+            return self.point in points or (symbolic is not None and symbolic.contains(self.point))
+        inside = any(alpha.lo < p < alpha.hi for p in points)
+        return inside or (symbolic is not None and symbolic.lo < alpha.hi and symbolic.hi > alpha.lo)
+
+
+def parts_of(printed: PrintedClass) -> list[Part]:
+    """The parts every one of which must be decided: alpha's pieces times the declared regions."""
+    a = printed.alpha
+    if a is None:
+        pieces: list[tuple[str, Fraction | None]] = [("", None)]
+    elif a.points:
+        pieces = [(f"alpha = {p} (the printed value)", p) for p in a.points]
+    else:
+        pieces = [(f"alpha inside {a.text()}", None)]
+        pieces += [(f"alpha = {e} (an end of the printed {a.text()})", e) for e in a.closed_ends()]
+    out = []
+    for region in printed.required_parts():
+        for name, point in pieces:
+            full = "; ".join(x for x in (name, region) if x) or "the class whole"
+            out.append(Part(full, point, region))
+    return out
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """Each part with the strongest kind that decided it (None: undecided), and the claim's strength."""
+
+    parts: tuple[tuple[str, Kind | None], ...]
+
+    @property
+    def undecided(self) -> list[str]:
+        return [name for name, kind in self.parts if kind is None]
+
+    @property
+    def weakest(self) -> Kind | None:
+        """The kind every part reached (the weakest of the parts' strongest), None when a part is undecided."""
+        kinds = [k for _, k in self.parts]
+        if not kinds or None in kinds:
+            return None
+        return max(kinds, key=KIND_ORDER.index)  # type: ignore[arg-type]
+
+    def to_json(self) -> dict:
+        return {
+            "parts": [{"part": name, "decided": None if k is None else str(k)} for name, k in self.parts],
+            "undecided": self.undecided,
+        }
+
+
+def coverage(decisions: Sequence[Decision], printed: PrintedClass) -> Coverage:
+    """How strongly the holding decisions reach each part of the printed class."""
+    holding = [d for d in decisions if d.outcome is Outcome.HOLDS]
+    out = []
+    for part in parts_of(printed):
+        kinds = [d.instance.kind for d in holding if part.reached_by(d, printed.alpha)]
+        out.append((part.name, min(kinds, key=KIND_ORDER.index) if kinds else None))
+    return Coverage(tuple(out))
