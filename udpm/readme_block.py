@@ -79,6 +79,28 @@ def changes_lines(doc: Mapping, baseline: Mapping | None) -> list[str]:
     return lines
 
 
+def inventory_lines(doc: Mapping) -> list[str]:
+    """Per paper, the assertions of the inventory (paper_tables/assertions/): how many, how many a claim checks,
+    how many of those its claim refutes or finds an erratum in, and how many are definitions or not checkable."""
+    from .assertions import counts, load_inventory
+
+    statuses = {c["id"]: c["status"] for c in doc["claims"]}
+    table = counts(load_inventory(), statuses)
+    cols = ("assertions", "checked", "refuted", "definition", "not checkable")
+    lines = [
+        "Every assertion of the four papers, quoted verbatim in `paper_tables/assertions/` "
+        "(theorems, footnotes, remarks, captions, displayed proof steps), and what became of it:",
+        "",
+        "| paper | " + " | ".join(cols) + " |",
+        "|---|" + "---:|" * len(cols),
+    ]
+    for paper, row in table.items():
+        lines.append(f"| `{paper}` | " + " | ".join(str(row[c]) for c in cols) + " |")
+    total = {c: sum(r[c] for r in table.values()) for c in cols}
+    lines.append("| **total** | " + " | ".join(f"**{total[c]}**" for c in cols) + " |")
+    return lines
+
+
 def readme_results(doc: Mapping, baseline: Mapping | None = None) -> str:
     """The README text between the results markers: counts per paper and status, a legend, the status changes since
     the baseline with their reasons, the refuted claims and the errata, with links into the report."""
@@ -101,6 +123,15 @@ def readme_results(doc: Mapping, baseline: Mapping | None = None) -> str:
     totals = [sum(by[p, s] for p in papers) for s in statuses]
     lines.append("| **total** | " + " | ".join(f"**{n}**" for n in totals) + f" | **{sum(totals)}** |")
     lines += ["", *LEGEND]
+    lines += ["", *inventory_lines(doc)]
+    partial = [c for c in claims if c["status"] == "partial"]
+    if partial:
+        lines += [
+            "",
+            "Decided on part of the printed class only (the rest is named in the report): "
+            + ", ".join(_link(c["id"]) for c in partial)
+            + ".",
+        ]
     changes = changes_lines(doc, baseline)
     if changes:
         lines += ["", *changes]

@@ -28,6 +28,29 @@ def load_baseline(path: str | os.PathLike = BASELINE) -> dict | None:
     return data
 
 
+def coverage_reason(claim: Mapping) -> str:
+    """The reason a claim's coverage of its printed class gives for its status: the parts left undecided, or the
+    parts decided only by a weaker kind of evidence than the rest ('' when every part is decided alike).
+
+    >>> coverage_reason({"coverage": {"parts": [{"part": "alpha inside [0, 1]", "decided": "all-n"},
+    ...     {"part": "alpha = 1 (an end of the printed [0, 1])", "decided": None}], "undecided": ["alpha = 1 ..."]}})
+    'printed class read as printed; undecided: alpha = 1 ...'
+    """
+    cov = claim.get("coverage") or {}
+    if cov.get("undecided"):
+        return "printed class read as printed; undecided: " + "; ".join(cov["undecided"])
+    kinds = ("all-n", "bounded", "sampled", "table")
+    parts = [p for p in cov.get("parts", []) if p["decided"] in kinds]
+    if not parts:
+        return ""
+    weakest = max(kinds.index(p["decided"]) for p in parts)
+    strongest = min(kinds.index(p["decided"]) for p in parts)
+    if weakest == strongest:
+        return ""
+    weak = [p["part"] for p in parts if kinds.index(p["decided"]) == weakest]
+    return f"printed class read as printed; decided only by {kinds[weakest]} evidence: " + "; ".join(weak)
+
+
 def status_changes(doc: Mapping, baseline: Mapping | None) -> list[dict]:
     """Claims of the run whose status differs from the baseline's, in run order: id, before, now, why.
 
@@ -48,7 +71,7 @@ def status_changes(doc: Mapping, baseline: Mapping | None) -> list[dict]:
             "id": c["id"],
             "before": before.get(c["id"], "(new)"),
             "now": c["status"],
-            "why": reasons.get(c["id"]) or NO_REASON,
+            "why": reasons.get(c["id"]) or coverage_reason(c) or NO_REASON,
         }
         for c in doc["claims"]
         if before.get(c["id"]) != c["status"]

@@ -210,6 +210,30 @@ def summary_html(doc: Mapping) -> str:
     )
 
 
+def inventory_html(doc: Mapping) -> str:
+    """Per paper: the inventoried assertions, how many a claim checks, refutes, and how many are not checkable."""
+    from .assertions import counts, load_inventory
+
+    statuses = {c["id"]: c["status"] for c in doc["claims"]}
+    table = counts(load_inventory(), statuses)
+    cols = ("assertions", "checked", "refuted", "definition", "not checkable")
+    rows = [[esc(p), *(str(r[c]) for c in cols)] for p, r in table.items()]
+    rows.append(('class="total"', ["total", *(str(sum(r[c] for r in table.values())) for c in cols)]))
+    return _table(["paper", *cols], rows, id="inventory-table", num=range(1, len(cols) + 1))
+
+
+def sensitivity_html(rows: list[Mapping]) -> str:
+    """One row per false variant of a printed statement: what it changes, and what refuted it."""
+    if not rows:
+        return '<p class="note">No sensitivity table (python -m udpm.variants writes paper_tables/sensitivity.json).</p>'
+    body = (
+        [claim_link(r["claim"]), esc(r["changes"]), esc(r["variant"]),
+         badge(r["status"]), f"<code>{esc(r['by'][:VALUE_CHARS])}</code>"]
+        for r in rows
+    )
+    return _table(["claim", "changes", "false variant", "verdict", "refuted by"], body, id="sensitivity-table")
+
+
 def claims_table_html(doc: Mapping) -> str:
     """One row per claim: id (link to its card), place in the paper, status, evidence, scope, golden check."""
     rows = []
