@@ -111,26 +111,75 @@ def _stage_failure(n: int, chain: Sequence[Fraction], ts: list[list[list[Fractio
     return None
 
 
-def symbolic_telescoping(n: int) -> bool:
-    """At symbolic alphas a1, a2, a3 (sympy): the stages T = G_a1^-1 G_a2 and U = G_a2^-1 G_a3 have rows summing
-    to 1, and G_a1 T U = G_a3 (the release of level 3 is a3-geometric), for this n."""
-    a1, a2, a3 = sp.symbols("a1 a2 a3", positive=True)
+#: Order-free gaps: level i is s_i/(1+s_i) with s_i = u_1 + ... + u_i, so u >= 0 gives exactly 0 <= a_1 <= ... < 1.
+GAPS = sp.symbols("u1:4", nonnegative=True)
+#: A chain with distinct levels: where the check's ``order`` puts them says how it orders the symbolic levels.
+PROBE = (Fraction(1, 4), Fraction(1, 2), Fraction(3, 4))
+#: Rational gaps where an entry without a sign certificate is evaluated exactly for a negative value.
+GAP_POINTS = (0, sp.Rational(1, 2), 1, 2, 5)
 
-    def g(x: sp.Symbol) -> sp.Matrix:
-        return sp.Matrix(
-            n + 1,
-            n + 1,
-            lambda i, j: x ** abs(i - j) * (1 if j in (0, n) else (1 - x)) / (1 + x),
-        )
 
-    def stage(x: sp.Symbol, y: sp.Symbol) -> sp.Matrix:  # G_x^-1 G_y by the adjugate, entries cancelled
-        return (g(x).adjugate() / g(x).det() * g(y)).applyfunc(sp.cancel)
+def symbolic_levels(order: Callable[[Sequence[Fraction]], Sequence[Fraction]]) -> list[sp.Expr]:
+    """Three symbolic levels alpha_1 <= alpha_2 <= alpha_3 in [0, 1) (in the gaps u >= 0), permuted as ``order``
+    permutes three distinct levels: Algorithm 1 takes alpha_1 < ... < alpha_k, so ``sorted`` keeps them increasing."""
+    sums = [sum(GAPS[: i + 1]) for i in range(3)]
+    levels = [s / (1 + s) for s in sums]
+    return [levels[PROBE.index(x)] for x in order(PROBE)]
 
-    t, u = stage(a1, a2), stage(a2, a3)
+
+def symbolic_g(n: int, x: sp.Expr) -> sp.Matrix:
+    """Definition 4's G_{n,x} at a symbolic level x."""
+    return sp.Matrix(n + 1, n + 1, lambda i, j: x ** abs(i - j) * (1 if j in (0, n) else (1 - x)) / (1 + x))
+
+
+def sign_certificate(e: sp.Expr) -> bool:
+    """e >= 0 for every gap vector u >= 0: e is 0, or its numerator and denominator (polynomials in u) have
+    coefficients all of one sign, the same for both, and the denominator is not the zero polynomial."""
+    num, den = sp.fraction(sp.cancel(sp.together(e)))
+    num, den = sp.Poly(sp.expand(num), *GAPS), sp.Poly(sp.expand(den), *GAPS)
+    if num.is_zero:
+        return True
+    signs = {c > 0 for c in num.coeffs()} | {c > 0 for c in den.coeffs()}
+    return len(signs) == 1
+
+
+def negative_point(e: sp.Expr) -> dict | None:
+    """A rational gap vector u >= 0 where e < 0 (exact), if one of GAP_POINTS^3 is one."""
+    f = sp.cancel(sp.together(e))
+    for pt in itertools.product(GAP_POINTS, repeat=len(GAPS)):
+        env = dict(zip(GAPS, pt))
+        den = sp.fraction(f)[1].subs(env)
+        if den != 0 and f.subs(env) < 0:
+            return env
+    return None
+
+
+def symbolic_stage_failure(n: int, order: Callable[[Sequence[Fraction]], Sequence[Fraction]] = sorted) -> str | None:
+    """gs2010 Algorithm 1 with Lemma 3's stages at three symbolic levels (sympy, this n): each stage
+    T = G_(alpha_i)^-1 G_(alpha_(i+1)) is stochastic (rows sum to 1; every entry >= 0 by a sign certificate in the
+    gaps u >= 0), and G_(alpha_1) T_2 T_3 = G_(alpha_3).  None if all hold; else the failure (a negative entry at an
+    exact point, or the identity that fails)."""
+    levels = symbolic_levels(order)
+    gs = [symbolic_g(n, x) for x in levels]
     ones = sp.ones(n + 1, 1)
-    rows_ok = all(sp.cancel(e) == 0 for m in (t, u) for e in (m * ones - ones))
-    comp_ok = all(sp.cancel(e) == 0 for e in (g(a1) * t * u - g(a3)))
-    return rows_ok and comp_ok
+    stages = []
+    for i in range(2):
+        t = (gs[i].inv() * gs[i + 1]).applyfunc(sp.cancel)
+        stages.append(t)
+        if any(sp.cancel(e) != 0 for e in t * ones - ones):
+            return f"n={n}: a row of T_{i + 2} = G_(alpha_{i + 1})^-1 G_(alpha_{i + 2}) does not sum to 1"
+        for (r, c), e in ((rc, t[rc]) for rc in itertools.product(range(n + 1), repeat=2)):
+            if sign_certificate(e):
+                continue
+            env = negative_point(e)
+            if env is None:
+                return f"undecided: T_{i + 2}[{r}][{c}] = {sp.factor(e)} has no sign certificate and no negative point"
+            lv = ", ".join(f"alpha_{k + 1} = {sp.nsimplify(x.subs(env))}" for k, x in enumerate(levels))
+            return (f"n={n}, {lv}: T_{i + 2}[{r}][{c}] = {e.subs(env)} < 0, so Lemma 3's stage "
+                    f"G_(alpha_{i + 1})^-1 G_(alpha_{i + 2}) is not a mechanism")
+    if any(sp.cancel(e) != 0 for e in gs[0] * stages[0] * stages[1] - gs[2]):
+        return f"n={n}: G_(alpha_1) T_2 T_3 != G_(alpha_3) at symbolic levels"
+    return None
 
 
 @checks("gs2010.alg1")
@@ -171,15 +220,19 @@ def multi_level_release(
                         )
                         break
     for n in range(1, n_sym + 1):
-        rec.decide(
-            symbolic_telescoping(n),
-            f"n={n}: G_a1 (G_a1^-1 G_a2)(G_a2^-1 G_a3) != G_a3 at symbolic alphas",
+        with rec.deciding(
             n=n,
             alpha="symbolic alphas a1, a2, a3",
             kind=BOUNDED,
-            method="sympy: stages by the adjugate, composition",
-            covers="three levels",
-        )
+            method="sympy: Lemma 3's stages G_(a_i)^-1 G_(a_(i+1)) at symbolic ordered levels, sign certificates",
+            covers="every chain 0 <= a1 <= a2 <= a3 < 1 (three levels): each stage stochastic, the composition "
+            "G_a1 T_2 T_3 = G_a3",
+        ) as dec:
+            bad = symbolic_stage_failure(n, order)
+            if bad and bad.startswith("undecided"):
+                dec.inconclusive(bad)
+            elif bad:
+                dec.counterexample(bad)
     ex = algorithm1_stages(2, (Fraction(1, 4), Fraction(1, 2)))
     rec.value(
         **{
@@ -201,7 +254,10 @@ def multi_level_release(
         "(dependencies), and what is computed here is bounded.  "
         f"Exact: for n = 1..{n_max} and chains {'; '.join('<'.join(map(str, c)) for c in chains)}, every stage "
         "is a mechanism and equals G_(alpha_1) resp. Lemma 3's T, and every marginal of the exact joint release "
-        f"equals G_(n,alpha_i).  Symbolic alphas (sympy, three levels): n = 1..{n_sym}."
+        f"equals G_(n,alpha_i).  Symbolic levels (sympy, three levels a_i = s_i/(1+s_i), s_i = u_1 + ... + u_i, "
+        f"u >= 0, ordered by the check's own order): n = 1..{n_sym}, every entry of each Lemma 3 stage "
+        "G_(a_i)^-1 G_(a_(i+1)) is a quotient of polynomials in u with coefficients of one sign (so >= 0 on the "
+        "whole ordered region) and the rows sum to 1."
     )
     algorithm1_at_boundary(rec)
     rec.note(

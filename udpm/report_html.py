@@ -225,7 +225,7 @@ def inventory_html(doc: Mapping) -> str:
 def sensitivity_html(rows: list[Mapping]) -> str:
     """One row per false variant of a printed statement: what it changes, and what refuted it."""
     if not rows:
-        return '<p class="note">No sensitivity table (python -m udpm.variants writes paper_tables/sensitivity.json).</p>'
+        return '<p class="note">No sensitivity table: python -m udpm.variants writes it.</p>'
     body = (
         [claim_link(r["claim"]), esc(r["changes"]), esc(r["variant"]),
          badge(r["status"]), f"<code>{esc(r['by'][:VALUE_CHARS])}</code>"]
