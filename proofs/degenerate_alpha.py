@@ -134,25 +134,40 @@ def decide_alpha_one(rec: Findings, ctx: Context, candidate: Sequence[F], n_max:
             )
 
 
-def constant_beaten(n: int, targets: Sequence[int], timeout_s: float, rec: Findings) -> str | None:
-    """The linear form of :func:`beating_user`: a user and a deterministic 1-DP direct mechanism (every row answers
-    k) that beats every remap to a constant result in ``targets``, or None (SMT unsat).  A 1-DP direct mechanism has
-    equal rows q and loses sum_r q_r c_r, linear in q, so the vertices q = e_k cover every 1-DP mechanism."""
+def constant_beaten(n: int, targets: Sequence[int], timeout_s: float, rec: Findings, one_dp: bool = True) -> str | None:
+    """A user and a deterministic 1-DP direct mechanism Z that beat every remap to a constant result in ``targets``,
+    or None (SMT unsat).  The linear form of :func:`beating_user` (grs2011 Definition 3.1 at the printed alpha = 1).
+
+    The user is any weights w_ir >= 0 (every prior times every legal loss); remapping every output of a mechanism
+    X to j loses c_j = sum_i w_ij.  Z is any 0/1 matrix with one 1 per row, constrained only by 1-DP as written in
+    the definition (z_ir = z_(i+1)r: every ratio in [1, 1]); its loss sum_i sum_r z_ir w_ir is not written as
+    some c_k, so the solver must derive from the privacy constraint that Z is constant.  The loss is linear in Z
+    and the 1-DP direct mechanisms (equal rows q, q in the simplex) have the constant mechanisms as vertices, so
+    the deterministic ones cover every 1-DP mechanism.  ``one_dp=False`` drops the privacy constraint on Z: a false
+    variant (the identity then beats the constants for the binary-loss user)."""
     size = n + 1
     w = [[z3.Real(f"w_{i}_{r}") for r in range(size)] for i in range(size)]
-    k = z3.Int("k")
-    c = [z3.Sum([w[i][r] for i in range(size)]) for r in range(size)]
-    premises = [v >= 0 for row in w for v in row] + [0 <= k, k <= n]
+    z = [[z3.Bool(f"z_{i}_{r}") for r in range(size)] for i in range(size)]
+    c = [z3.Sum([w[i][j] for i in range(size)]) for j in range(size)]
+    premises = [v >= 0 for row in w for v in row]
+    premises += [z3.PbEq([(z[i][r], 1) for r in range(size)], 1) for i in range(size)]
+    if one_dp:
+        premises += [z[i][r] == z[i + 1][r] for i in range(n) for r in range(size)]
     witness = premise_witness(premises, timeout_s, "alpha = 1: users and deterministic 1-DP mechanisms")
     shown_witness = ", ".join(f"{a}={b}" for a, b in witness.items())
     rec.value(**{f"premise witness (alpha = 1, deterministic, n = {n})": shown_witness})
-    z_loss = z3.Sum([z3.If(k == r, c[r], 0) for r in range(size)])
+    z_loss = z3.Sum([z3.If(z[i][r], w[i][r], 0) for i in range(size) for r in range(size)])
     out = decide([*premises, *(z_loss < c[j] for j in targets)], timeout_s)
     if out.unsat:
         return None
     ww = [[F(model_value(out.model, w[i][r])) for r in range(size)] for i in range(size)]
-    kk = int(model_value(out.model, k))
-    cc = [sum(ww[i][r] for i in range(size)) for r in range(size)]
-    if not all(cc[kk] < cc[j] for j in targets):
-        raise HarnessError(f"an SMT model does not re-check exactly: w = {ww}, k = {kk}")
-    return f"user weights w = {[[str(e) for e in row] for row in ww]}, every row answers k = {kk} (loss {cc[kk]})"
+    zz = [[int(z3.is_true(out.model.eval(z[i][r], model_completion=True))) for r in range(size)] for i in range(size)]
+    cc = [sum(ww[i][j] for i in range(size)) for j in range(size)]
+    loss = sum(ww[i][r] for i in range(size) for r in range(size) if zz[i][r])
+    if not all(loss < cc[j] for j in targets):
+        raise HarnessError(f"an SMT model does not re-check exactly: w = {ww}, Z = {zz}")
+    private = is_one_dp([[F(v) for v in row] for row in zz])
+    return (
+        f"user weights w = {[[str(e) for e in row] for row in ww]}, Z = {zz} ({'1-DP' if private else 'not 1-DP'}) "
+        f"loses {loss} < every constant remap's {[str(cc[j]) for j in targets]}"
+    )

@@ -276,6 +276,7 @@ def posterior_obligations() -> tuple[Obligation, ...]:
     E_j = sum_i q_i l(i, j), q_i = p_i x_ir / P, when P = sum_i p_i x_ir > 0; when P = 0 every C_j is 0.
     Both by induction on the number of inputs i summed (p_i, x_ir >= 0; l(i, j) any real)."""
     big_p, c, e, p, x, loss, mass = z3.Reals("P C E p_i x_ir l_ij Pmass")
+    zero = z3.RealVal(0)
     w = p * x
     nonneg = (p >= 0, x >= 0)
     scaled = (
@@ -287,7 +288,7 @@ def posterior_obligations() -> tuple[Obligation, ...]:
         ),
     )
     null = (
-        Obligation("zero mass: base (no inputs)", (), z3.And(0 >= 0, z3.Implies(z3.RealVal(0) == 0, 0 == 0))),
+        Obligation("zero mass: base (no inputs)", (), z3.And(zero >= 0, z3.Implies(zero == 0, zero == 0))),
         Obligation(
             "zero mass: step (one more input i), P = 0 => C = 0",
             (mass >= 0, z3.Implies(mass == 0, c == 0), *nonneg),

@@ -67,3 +67,30 @@ def test_both_readings_of_t_at_alpha_one_are_one_dp_and_distinct():
         assert is_one_dp(a) and is_one_dp(b) and a != b
         distinct = {tuple(map(tuple, m)) for m in permuted_forms(a)}  # the constant mechanisms e_j, j in N
         assert len(distinct) == n + 1 and all(is_one_dp([list(r) for r in m]) for m in distinct)
+
+
+def test_constant_remaps_attain_every_deterministic_one_dp_mechanism():
+    from proofs.degenerate_alpha import constant_beaten
+
+    rec = Findings("grs2011.thm3.2")
+    assert all(constant_beaten(n, range(n + 1), 10, rec) is None for n in (1, 2, 3))
+
+
+@pytest.mark.parametrize("n", [1, 2, 3])
+def test_constant_beaten_fails_without_the_privacy_constraint_or_with_a_missing_target(n):
+    from proofs.degenerate_alpha import constant_beaten
+
+    rec = Findings("grs2011.thm3.2")
+    unprivate = constant_beaten(n, range(n + 1), 10, rec, one_dp=False)
+    assert unprivate is not None and "(not 1-DP)" in unprivate
+    missing = constant_beaten(n, range(1, n + 1), 10, rec)  # no remap to result 0
+    assert missing is not None and "(1-DP)" in missing
+
+
+def test_alpha_one_instances_of_theorem_3_2_are_refuted_when_a_result_is_never_a_target():
+    from proofs.degenerate_universality import every_one_dp_universal
+
+    rec = Findings("grs2011.thm3.2")
+    every_one_dp_universal(rec, CTX, "every 1-DP X", targets=(1,), part="if")
+    assert [d.outcome for d in rec.decisions] == [Outcome.COUNTEREXAMPLE] * 3
+    assert all("beats the remaps to constants" in d.detail for d in rec.decisions)

@@ -190,15 +190,30 @@ def compare_printed(
     return not errata
 
 
-def approximates(text: str, exact: object) -> bool:
-    """Is the printed quotient p/q only an approximation of ``exact``: not equal to it, but the
-    fraction closest to it among all fractions with denominator <= q?
+#: The largest relative gap a printed fraction may have from the exact value and still be ``rounding``: the
+#: papers' own tolerance.  gs2010 Table 1's printed fractions are off by at most 14/816 ~ 1.72% (2/3 for
+#: 272/415, 1/6 for 68/415); 2% admits those and rejects a fraction as coarse as 1 for 21/20 (4.8%).
+ROUNDING_RELATIVE_GAP = Fraction(1, 50)
 
-    This is the rule for tables whose authors printed small-denominator fractions for
-    a computed optimum (gs2010 Table 1: 2/3 for 272/415).
+
+def approximates(text: str, exact: object) -> bool:
+    """Is the printed quotient p/q only a rounding of ``exact``, as the papers round?  All of, exactly:
+
+    * p/q differs from ``exact`` (equal is a match, not an approximation);
+    * p/q is the fraction closest to ``exact`` among all fractions with denominator <= q;
+    * |exact - p/q| < 1/(2 q^2): by Legendre's theorem p/q is then a continued-fraction convergent of
+      ``exact``, the fraction a rational-approximation routine prints (gs2010 Table 1: q^2 |exact - p/q|
+      <= 0.354 for every printed entry);
+    * |exact - p/q| <= :data:`ROUNDING_RELATIVE_GAP` |exact| (gs2010 Table 1: at most 1.72%).
+
+    This is the rule for tables whose authors printed small-denominator fractions for a computed optimum
+    (gs2010 Table 1: 2/3 for 272/415 ~ 0.6554).  1/2 for 0.655 is the closest fraction with denominator <= 2
+    but fails both bounds (q^2 gap 0.62, relative gap 24%): not a rounding.
 
     >>> approximates("2/3", Fraction(272, 415)), approximates("3/5", Fraction(272, 415))
     (True, False)
+    >>> approximates("1/2", Fraction(131, 200)), approximates("1", Fraction(21, 20))
+    (False, False)
     >>> approximates("2/3", Fraction(2, 3))  # equal is a match, not an approximation
     False
     """
@@ -207,7 +222,10 @@ def approximates(text: str, exact: object) -> bool:
         return False
     m = _QUOTIENT.match(text)
     den = int(m.group(2)) if m and m.group(2).isdigit() else (1 if _INTEGER.match(text) else None)
-    return den is not None and Fraction(exact).limit_denominator(den) == q
+    if den is None or Fraction(exact).limit_denominator(den) != q:
+        return False
+    gap = abs(Fraction(exact) - q)
+    return gap * 2 * den * den < 1 and gap <= ROUNDING_RELATIVE_GAP * abs(Fraction(exact))
 
 
 def _as_rounding(e: Erratum, what: str) -> Erratum:
@@ -222,7 +240,8 @@ def _as_rounding(e: Erratum, what: str) -> Erratum:
         e.correct,
         "rounding",
         f"printed {e.printed} only approximates the exact {e.correct} (= {float(x):.6f}){what}: "
-        f"it is the closest fraction with denominator <= {den}",
+        f"it is the closest fraction with denominator <= {den}, a convergent (gap < 1/(2 x {den}^2)) within "
+        f"{ROUNDING_RELATIVE_GAP} of the exact value",
     )
 
 
