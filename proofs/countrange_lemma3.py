@@ -4,7 +4,9 @@ For 1 <= theta1 < theta2 <= n-1, Lemma 3's x and y (proofs/countrange_vectors.py
 only optimum of a consumer found and certified here (an interior point of the cone of binding constraint
 gradients, re-checked by z3), their entries k-1..k+2 are x-hat and y-hat, and no DP matrix derives both
 (Corollary 2, the finite derivation problem of proofs/countrange_derivation.py); Theorem 2 is that grid of
-instances.  Also the paper's own consumer for y-hat and the symbolic facts of Lemma 3's formulas.
+instances.  The definition of count-range queries (COUNT_RANGE_DEFINITION, quoted) also admits theta1 = 0 and
+theta2 = n, which the paper's proof leaves out; there Lemma 3 and Theorem 2 are decided too (boundary_thetas).
+Also the paper's own consumer for y-hat and the symbolic facts of Lemma 3's formulas.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from fractions import Fraction
 import sympy as sp
 import z3
 
+from proofs.approximation_ratio import worst_ratio
 from proofs.countrange_alpha import A_SYM, SYMBOLIC, ZLCN_ALPHAS, a_sym, in_internal_alpha, internal, label
 from proofs.countrange_derivation import JOINT, derivation, premises_hold
 from proofs.countrange_vectors import (
@@ -153,9 +156,35 @@ def lemma3_instance(
     return None, data
 
 
+#: zlcn2013 Section 2.1, verbatim (the paper's text file, whitespace included; the "^1" is footnote 1, "We do not
+#: consider the case for theta_1 = theta_2 since a count-range query is equivalent to a count query in that case").
+COUNT_RANGE_DEFINITION = (
+    "a count-range query consists of three parameters: a predicate  $p$  and two non-negative integers  "
+    "$\\theta_1, \\theta_2$  where  $(\\theta_1 < \\theta_2)^1$",
+    "When  $\\theta_1 = 0$  or  $\\theta_2 = +\\infty$ , the count-range query is a *threshold query*.",
+)
+DEFINITION_NOTE = (
+    f'zlcn2013 Section 2.1 defines: "{COUNT_RANGE_DEFINITION[0]}" and "{COUNT_RANGE_DEFINITION[1]}"; so a '
+    "threshold query is a count-range query (nothing in the definition excludes theta1 = 0 or theta2 = +inf), and "
+    "theta2 = n is not +inf, so <p, theta1, n> is a count-range query that is not a threshold query although over "
+    "counts 0..n it asks what <p, theta1, +inf> asks"
+)
+
+
 def count_range_thetas(n: int) -> list[tuple[int, int]]:
-    """Count-range queries that are not threshold queries: 1 <= theta1 < theta2 <= n-1."""
+    """The count-range queries the paper's proof handles: 1 <= theta1 < theta2 <= n-1."""
     return [(t1, t2) for t1 in range(1, n) for t2 in range(t1 + 1, n)]
+
+
+def boundary_thetas(n: int) -> list[tuple[int, int]]:
+    """The rest of the printed class with a finite theta2 <= n (COUNT_RANGE_DEFINITION): theta2 = n with
+    theta1 >= 1 (not a threshold query by the definition) first, then theta1 = 0 (threshold queries <p, 0, theta2>);
+    theta = (0, n) puts every count in range."""
+    return [(t1, n) for t1 in range(1, n)] + [(0, t2) for t2 in range(1, n + 1)]
+
+
+def boundary_kind(n: int, theta: tuple[int, int]) -> str:
+    return "a threshold query (theta1 = 0)" if theta[0] == 0 else f"not a threshold query (theta2 = {n} = n)"
 
 
 DERIVATION_N = 5  # above it, Corollary 2 follows from Lemma 2 on the rows k-1..k+2 (the window is x-hat, y-hat)
@@ -199,10 +228,11 @@ def decide_general(
 
 
 @checks("zlcn2013.lemma3")
-def lemma3(ctx: Context, xf=lemma3_x, yf=lemma3_y, n_max: int | None = None) -> Findings:
+def lemma3(ctx: Context, xf=lemma3_x, yf=lemma3_y, n_max: int | None = None, boundary=boundary_thetas) -> Findings:
     """zlcn2013 Lemma 3 and Corollary 2: for 1 <= theta1 < theta2 <= n-1 the printed x and y are legal, each is the
     ONLY optimum of some consumer (found and certified here), x[k-1..k+2] = x-hat, y[k-1..k+2] = y-hat, and no DP
-    matrix derives both."""
+    matrix derives both.  Also the rest of the printed class with theta2 <= n (``boundary``, default
+    :func:`boundary_thetas`; count-range queries by COUNT_RANGE_DEFINITION that the paper's proof leaves out)."""
     rec = Findings("zlcn2013.lemma3")
     n_max = n_max or (5 if ctx.quick else 9)
     count = decide_general(rec, range(3, n_max + 1), ZLCN_ALPHAS, ctx.solver_timeout, xf, yf, DERIVATION_N)
@@ -232,45 +262,107 @@ def lemma3(ctx: Context, xf=lemma3_x, yf=lemma3_y, n_max: int | None = None) -> 
                     d.counterexample(f"Corollary 2, n={n}, theta={theta}: {cex}")
     rec.value(**lemma3_formula_facts())
     rec.value(**paper_rho_check(ctx.solver_timeout))
-    rec.value(**lemma3_boundary(ctx.solver_timeout, xf, yf))
+    boundary_n = min(n_max, DERIVATION_N)
+    lemma3_boundary(rec, range(3, boundary_n + 1), ZLCN_ALPHAS[:2], ctx.solver_timeout, xf, yf, boundary)
     rec.note(
         f"rational zlcn alphas: legality, certified unique-optimum consumers and x-hat/y-hat windows at "
-        f"n = 3..{n_max}; "
+        f"n = 3..{n_max}, 1 <= theta1 < theta2 <= n-1; "
         f"non-derivability by z3 for n <= {DERIVATION_N}, above it by Lemma 2 on rows k-1..k+2 (declared dependency); "
-        f"symbolic internal a in (0, 1): Corollary 2's non-derivability only, n <= {sym_n}; threshold boundaries "
-        "(theta1 = 0 or theta2 = n) as data; every z3 premise shown satisfiable first (premise witness)"
+        f"symbolic internal a in (0, 1): Corollary 2's non-derivability only, n <= {sym_n}; the rest of the printed "
+        f"class with theta2 <= n (theta2 = n, and theta1 = 0) decided the same way at n = 3..{boundary_n}, zlcn "
+        f"alphas {', '.join(map(str, ZLCN_ALPHAS[:2]))}; at theta2 = +inf the printed k = (theta1 + theta2)/2 has no "
+        f"value, so Lemma 3 names no x, y there; every z3 premise shown satisfiable first (premise witness). "
+        + DEFINITION_NOTE
     )
     return rec
 
 
-def lemma3_boundary(timeout_s: float, xf=lemma3_x, yf=lemma3_y) -> dict[str, str]:
-    """What Lemma 3 gives at the excluded boundaries theta1 = 0 or theta2 = n (threshold queries)."""
-    out = {}
-    for n, theta in ((4, (0, 2)), (4, (2, 4)), (4, (0, 4))):
-        fail, _ = lemma3_instance(n, theta, F(2), timeout_s, xf, yf)
-        out[f"boundary n={n} theta={theta} {label(F(2))}"] = (
-            fail or "x, y unique optima of some consumers, not co-derivable"
-        )
-    return out
+def lemma3_boundary(
+    rec: Findings, ns, alphas, timeout_s: float, xf=lemma3_x, yf=lemma3_y, thetas_of=boundary_thetas
+) -> None:
+    """Lemma 3 and Corollary 2 as printed at the queries the paper's proof leaves out, theta2 = n or theta1 = 0
+    (``thetas_of``, default :func:`boundary_thetas`; count-range queries by COUNT_RANGE_DEFINITION): one bounded
+    instance each, decided as in :func:`decide_general` (legality, a consumer with x, y as its only optimum or the
+    z3 unsat that none exists, the derivation by z3)."""
+    for n in ns:
+        for theta in thetas_of(n):
+            for al in alphas:
+                with rec.deciding(
+                    n=n,
+                    alpha=label(al),
+                    kind=BOUNDED,
+                    method="certified consumers + z3 unsat",
+                    covers=f"Lemma 3's x and y at a query the paper's proof leaves out: every consumer (is x, y "
+                    f"the only optimum of one), {JOINT} deriving both",
+                    theta=f"{theta[0]},{theta[1]}",
+                ) as d:
+                    fail, _ = lemma3_instance(n, theta, al, timeout_s, xf, yf, check_derivation=True)
+                    if fail:
+                        d.counterexample(f"{fail} (the query <p, {theta[0]}, {theta[1]}> is {boundary_kind(n, theta)})")
 
 
 @checks("zlcn2013.thm2")
-def thm2(ctx: Context, xf=lemma3_x, yf=lemma3_y, n_max: int | None = None) -> Findings:
-    """zlcn2013 Theorem 2: for every count-range query that is not a threshold query (1 <= theta1 < theta2 <= n-1)
-    there is no universally utility-maximizing DP mechanism: two consumers have unique optima x, y (Lemma 3) that
-    no DP matrix derives together (Corollary 2); databases tau_0..tau_n reduce arbitrary mechanisms to this."""
+def thm2(ctx: Context, xf=lemma3_x, yf=lemma3_y, n_max: int | None = None, boundary=boundary_thetas) -> Findings:
+    """zlcn2013 Theorem 2: "There is no universally utility maximizing differentially private mechanism for
+    count-range queries", read for each count-range query <p, theta1, theta2>.  For 1 <= theta1 < theta2 <= n-1:
+    two consumers have unique optima x, y (Lemma 3) that no DP matrix derives together (Corollary 2); databases
+    tau_0..tau_n reduce arbitrary mechanisms to this.  For the rest of the printed class with theta2 <= n
+    (:func:`universal_at_boundary`): whether the range-restricted geometric mechanism is universal.  ``boundary``
+    gives those queries per n (count_range_thetas instead reads the statement as the paper's proof does)."""
     rec = Findings("zlcn2013.thm2")
     n_max = n_max or (5 if ctx.quick else 7)
     alphas = list(ZLCN_ALPHAS) if not ctx.quick else list(ZLCN_ALPHAS[:5])
     count = decide_general(rec, range(3, n_max + 1), alphas, ctx.solver_timeout, xf, yf)
     rec.value(**{"(n, theta, alpha) instances": count})
+    boundary_n = min(n_max, 5)
+    total = universal_at_boundary(rec, range(3, boundary_n + 1), alphas[:2], ctx, boundary)
+    rec.value(**{"boundary (n, theta, alpha) instances": total})
     rec.note(
-        "each instance: the two consumers with unique optima x, y (Lemma 3, found and certified) and z3 unsat for a "
-        "DP mechanism deriving both; the reduction from arbitrary databases (tau_0..tau_n) is the paper's argument, "
-        "not computed; threshold queries (theta1 = 0 or theta2 >= n) are excluded by the paper's definition, and "
-        "for them zlcn2013 Theorem 7 gives a universal mechanism"
+        "each instance with 1 <= theta1 < theta2 <= n-1: the two consumers with unique optima x, y (Lemma 3, found "
+        "and certified) and z3 unsat for a DP mechanism deriving both; the reduction from arbitrary databases "
+        "(tau_0..tau_n) is the paper's argument, not computed. " + DEFINITION_NOTE + ". So the printed class also "
+        f"holds theta2 = n and theta1 = 0: there (n = 3..{boundary_n}, zlcn alphas "
+        f"{', '.join(map(str, alphas[:2]))}) the exact worst ratio, over every consumer, of the best error derivable "
+        "from the range-restricted geometric mechanism (6) to the optimal error is computed (certified LPs over the "
+        "legal polytope's vertices, proofs/approximation_ratio.py's worst_ratio); ratio 1 means (6) derives an "
+        "optimal legal function for every consumer, a universally utility maximizing mechanism (Definition 5) for "
+        "that query, which refutes Theorem 2 read for that query"
     )
     return rec
+
+
+def universal_at_boundary(rec: Findings, ns, alphas, ctx: Context, thetas_of=boundary_thetas) -> int:
+    """Theorem 2 at the queries the paper's proof leaves out (``thetas_of``, default :func:`boundary_thetas`;
+    theta = (0, n) aside: every count in range, phi = 1 has error 0): is there a universally utility maximizing
+    mechanism?  One bounded instance per (n, theta, alpha): the exact worst ratio over every consumer
+    (proofs.approximation_ratio.worst_ratio) is 1 exactly when the range-restricted geometric mechanism derives
+    an optimum of every consumer, which refutes "there is no universally utility maximizing mechanism" for that
+    query.  Returns the number of instances."""
+    total = 0
+    for n in ns:
+        for theta in thetas_of(n):
+            if theta == (0, n):
+                continue
+            for al in alphas:
+                with rec.deciding(
+                    n=n,
+                    alpha=label(al),
+                    kind=BOUNDED,
+                    method="exact worst ratio (certified LPs over the legal polytope's vertices)",
+                    covers="every consumer (omega, rho) of this query: does the range-restricted geometric "
+                    "mechanism derive an optimum of each",
+                    theta=f"{theta[0]},{theta[1]}",
+                ) as d:
+                    r = worst_ratio(n, al, theta[0], theta[1], ctx)[0]
+                    total += 1
+                    if r == 1:
+                        d.counterexample(
+                            f"n={n}, theta={theta}, {label(al)}: the query <p, {theta[0]}, {theta[1]}> is "
+                            f"{boundary_kind(n, theta)}, and the range-restricted geometric mechanism (6) is "
+                            "universally utility maximizing for it: the best error it derives equals the optimal "
+                            "error for every consumer (exact worst ratio 1, certified LPs)"
+                        )
+    return total
 
 
 def paper_rho(a: Fraction) -> list[Fraction]:

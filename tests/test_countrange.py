@@ -42,10 +42,12 @@ def test_lemma1_grid_bounded_not_all_n():
     assert rec.values["premise witness at zlcn alpha=2 (internal 1/2)"].startswith("t_0=0: p0=2/3")
 
 
-def test_lemma2_grid_n3_every_alpha_and_symbolic():
+def test_lemma2_proved_n3_every_alpha_and_symbolic():
+    """Stated at n = 3 only: every m by the reduction's decided steps, every alpha > 1 by the symbolic unsat."""
     rec = c.lemma2(CTX)
-    assert rec.status is Status.VERIFIED and not rec.decided(ALL_N)
-    assert grid(rec) == {a: [3] for a in [*ZL, ca.SYMBOLIC]}
+    assert rec.status is Status.PROVED, rec.counterexample
+    assert grid(rec) == {a: [3] for a in ZL} and grid(rec, ALL_N) == {ca.SYMBOLIC: [3]}
+    assert rec.values["every-m reduction, steps failing"] == "none"
     assert rec.values[f"premise witness at {ca.SYMBOLIC}"].startswith("a=1/2, m_0_00=1")
 
 
@@ -58,16 +60,22 @@ def test_thm3_grid_is_what_ran():
 
 
 def test_lemma3_grid_is_what_ran():
+    # as printed (theta2 = n and theta1 = 0 are count-range queries) it fails; the paper's proof's class holds
     rec = c3.lemma3(CTX, n_max=4)
-    assert rec.status is Status.VERIFIED, rec.counterexample
-    assert grid(rec) == {a: [3, 4] for a in [*ZL, ca.SYMBOLIC]}
+    assert rec.status is Status.REFUTED and "theta=(1, 3)" in rec.counterexample
+    inner = c3.lemma3(CTX, n_max=4, boundary=lambda n: [])
+    assert inner.status is Status.VERIFIED, inner.counterexample
+    assert grid(inner) == {a: [3, 4] for a in [*ZL, ca.SYMBOLIC]}
     assert rec.values["Lemma 3 entries in (0, 1)"].startswith("yes: smallest exponent 0")
 
 
 def test_thm2_grid_is_what_ran():
+    # as printed: <p, 1, 3> at n = 3 has a universal mechanism; read as the paper's proof does, it holds
     rec = c3.thm2(CTX, n_max=4)
-    assert rec.status is Status.VERIFIED, rec.counterexample
-    assert grid(rec) == {a: [3, 4] for a in ZL[:5]}
+    assert rec.status is Status.REFUTED and "universally utility maximizing for it" in rec.counterexample
+    inner = c3.thm2(CTX, n_max=4, boundary=c3.count_range_thetas)
+    assert inner.status is Status.VERIFIED, inner.counterexample
+    assert grid(inner) == {a: [3, 4] for a in ZL[:5]}
 
 
 def test_a_contradictory_premise_fires_the_vacuity_guard(monkeypatch):
@@ -116,13 +124,13 @@ def test_lemma3_with_an_off_by_one_exponent_is_refuted():
         k = cv.lemma3_k(t1, t2)
         return [a ** (k - i) / (a + 1) if i <= k else a ** (i - k) / (a + 1) for i in range(n + 1)]
 
-    res = c3.lemma3(CTX, xf=x_wrong, n_max=4)
+    res = c3.lemma3(CTX, xf=x_wrong, n_max=4, boundary=lambda n: [])
     assert res.status is Status.REFUTED and "n=3, theta=(1, 2)" in res.counterexample
 
 
 def test_thm2_with_equal_consumers_is_refuted():
-    res = c3.thm2(CTX, yf=cv.lemma3_x, n_max=4)
-    assert res.status is Status.REFUTED and res.counterexample
+    res = c3.thm2(CTX, yf=cv.lemma3_x, n_max=4, boundary=c3.count_range_thetas)
+    assert res.status is Status.REFUTED and "theta=(1, 2)" in res.counterexample
 
 
 def test_derivation_of_both_is_found_when_it_exists():
