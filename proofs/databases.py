@@ -29,7 +29,7 @@ from udpm.claims import Context, Findings, checks
 from udpm.instances import BOUNDED
 from udpm.programs_database import Database, DatabaseSpace, expected_loss_lp, mechanism_rows
 from udpm.smt import decide, model_value, premise_witness
-from udpm.tables import compare_printed, printed
+from udpm.tables import PrintedItem, compare_printed, printed
 from udpm.users import absolute_error, power_loss
 
 from .averaging import (  # noqa: F401  re-exported: their home before the split (tests/test_averaging.py)
@@ -64,7 +64,7 @@ def db(*ones: int) -> Database:
 SHOWN = (db(1), db(2), db(1, 3), db(2, 3))
 
 
-def user_prior(eps: Fraction, user: int) -> dict[Database, Fraction]:
+def user_prior(eps: Fraction | sp.Expr, user: int) -> dict[Database, Fraction | sp.Expr]:
     """User 1: {1}: 1/4, {2}: 1/4, {1,3}: eps, {2,3}: 1/2 - eps.  User 2 exchanges {1,3} and {2,3}."""
     a, b = (eps, HALF - eps) if user == 1 else (HALF - eps, eps)
     return {db(1): F(1, 4), db(2): F(1, 4), db(1, 3): a, db(2, 3): b}
@@ -268,11 +268,11 @@ def model_rows(model, x) -> str:
     return "; ".join(f"{d}: (" + ", ".join(model_value(model, x[d, o]) for o in OUTS) + ")" for d in SHOWN)
 
 
-def forced_values(rec: Findings, ctx: Context, alpha: Fraction, rows_a, rows_b) -> None:
-    """The proof's chain as z3 entailments over the four shown databases, from premises shown satisfiable: the
-    two-row DP bound (factor 1/alpha^2) between {1} and {2} on outputs 12, 21 forces x_22 = 0 at {1} and {2};
-    DP between {1} and {1,3} on output 22 forces it at {1,3}; then x_{{1},11} = 7/12 and x_{{1,3},11} = 1/6,
-    whose ratio exceeds 1/alpha."""
+def chain_premises(alpha: Fraction, rows_a, rows_b) -> tuple[dict, list, dict]:
+    """The premises of grs2011 Appendix C's chain over the four shown databases: X stochastic with the two
+    remaps' marginals (Figure 6(a), (b)), the two-row DP bound (factor 1/alpha^2) between {1} and {2} on outputs
+    12, 21 and DP between {1} and {1,3} on output 22.  Returns (x, premises, the proof's solution: x_22 = 0 and
+    x_11 = P(first = 1) + P(second = 1) - 1 at every shown database)."""
     x = {(d, o): z3.Real(f"y_{''.join(map(str, d))}_{o}") for d in SHOWN for o in OUTS}
     base = []
     for d, ra, rb in zip(SHOWN, rows_a, rows_b):
@@ -283,11 +283,19 @@ def forced_values(rec: Findings, ctx: Context, alpha: Fraction, rows_a, rows_b) 
         x[db(2), o] >= a2 * x[db(1), o] for o in ("12", "21")
     ]
     step = [x[db(1, 3), "22"] >= alpha * x[db(1), "22"], x[db(1), "22"] >= alpha * x[db(1, 3), "22"]]
-    premises = base + two_rows + step
-    point = {}  # the proof's solution: x_22 = 0 and x_11 = P(first = 1) + P(second = 1) - 1 everywhere shown
+    point = {}
     for d, ra, rb in zip(SHOWN, rows_a, rows_b):
         x11 = F(ra[0]) + F(rb[0]) - 1
         point |= {x[d, "11"]: x11, x[d, "12"]: F(ra[0]) - x11, x[d, "21"]: F(rb[0]) - x11, x[d, "22"]: F(0)}
+    return x, base + two_rows + step, point
+
+
+def forced_values(rec: Findings, ctx: Context, alpha: Fraction, rows_a, rows_b) -> None:
+    """The proof's chain as z3 entailments over the four shown databases, from premises shown satisfiable: the
+    two-row DP bound (factor 1/alpha^2) between {1} and {2} on outputs 12, 21 forces x_22 = 0 at {1} and {2};
+    DP between {1} and {1,3} on output 22 forces it at {1,3}; then x_{{1},11} = 7/12 and x_{{1,3},11} = 1/6,
+    whose ratio exceeds 1/alpha."""
+    x, premises, point = chain_premises(alpha, rows_a, rows_b)
     rec.value(**{"chain premises": witnessed(premises, point, ctx, "the proof's chain")})
     goals = [(f"x_22 = 0 at {d}", x[d, "22"] > 0) for d in (db(1), db(2), db(1, 3))]
     goals += [
@@ -312,6 +320,124 @@ def solved_entries(rows_a, rows_b) -> list[Fraction]:
     return [F(rows_a[0][0]) + F(rows_b[0][0]) - 1, F(rows_a[2][0]) + F(rows_b[2][0]) - 1]
 
 
+_VAR = re.compile(r"x_\{\\\{([\d,\s]*)\\\},([12]{2})\}")
+
+
+def chain_relations(text: str) -> list[tuple[sp.Expr, str, sp.Expr]] | None:
+    r"""A printed relation of Appendix C ('x_{\{1\},12} \leq 4x_{\{2\},12}', 'a = b = 0') as (lhs, op, rhs)
+    links over sympy symbols named 'x_{1},12' (database as its set of rows equal to 1), else None."""
+    t = _VAR.sub(lambda m: f" X({m.group(1).replace(' ', '')}|{m.group(2)}) ", text)
+    t = re.sub(r"\\frac\{(\d+)\}\{(\d+)\}", r"(\1/\2)", t).replace("\\leq", "<=")
+    names: dict[str, sp.Symbol] = {}
+
+    def symbol(m: re.Match) -> str:
+        name = f"x_{{{m.group(1)}}},{m.group(2)}"
+        names[f"v{len(names)}"] = sp.Symbol(name)
+        return f" v{len(names) - 1} "
+
+    t = re.sub(r"X\(([\d,]*)\|(\d\d)\)", symbol, t)
+    t = re.sub(r"(\d)\s*(v\d)", r"\1*\2", t)
+    parts = re.split(r"(<=|=)", t)
+    if len(parts) < 3 or "\\" in t:
+        return None
+    try:
+        exprs = [sp.sympify(q, locals=names) for q in parts[::2]]
+    except (sp.SympifyError, SyntaxError, TypeError):
+        return None
+    return [(exprs[k], parts[2 * k + 1], exprs[k + 1]) for k in range(len(exprs) - 1)]
+
+
+def _chain_var(sym: sp.Symbol, x: Mapping) -> z3.ArithRef | None:
+    m = re.fullmatch(r"x_\{([\d,]*)\},(\d\d)", sym.name)
+    d = db(*(int(r) for r in m.group(1).split(",") if r)) if m else None
+    return x.get((d, m.group(2))) if m else None
+
+
+def _linear_z3(e: sp.Expr, x: Mapping) -> z3.ArithRef | None:
+    """A linear sympy expression in the printed x_{d,jk} as a z3 term over ``x`` (None: not linear or unknown)."""
+    e = sp.expand(e)
+    out = z3.RealVal(0)
+    for term in sp.Add.make_args(e):
+        coeff, rest = term.as_coeff_Mul()
+        if not coeff.is_Rational:
+            return None
+        if rest == 1:
+            out = out + z3.RealVal(str(coeff))
+            continue
+        v = _chain_var(rest, x) if isinstance(rest, sp.Symbol) else None
+        if v is None:
+            return None
+        out = out + z3.RealVal(str(coeff)) * v
+    return out
+
+
+def chain_relation_holds(text: str, x: Mapping, premises: list, point: Mapping, ctx: Context) -> str:
+    """The printed relation ``text`` if every X satisfying the proof's premises satisfies it (z3 unsat of its
+    negation), else the relation that does hold: an equation with its constant corrected by the value of
+    lhs - rhs at the proof's solution when the premises force that value, otherwise 'not implied' with a
+    model of the premises that violates it."""
+    links = chain_relations(text)
+    if links is None:
+        return f"unreadable: {text}"
+    fixed, implied = [], True
+    for lhs, op, rhs in links:
+        zl, zr = _linear_z3(lhs, x), _linear_z3(rhs, x)
+        if zl is None or zr is None:
+            return f"unreadable: {text}"
+        negation = zl != zr if op == "=" else zl > zr
+        out = decide([*premises, negation], ctx.solver_timeout)
+        if out.unsat:
+            fixed.append(f"{lhs} {op} {rhs}")
+            continue
+        implied = False
+        if op == "=":
+            gap = F(str(z3.simplify(z3.substitute(zl - zr, *[(v, z3.RealVal(str(q))) for v, q in point.items()]))))
+            if decide([*premises, zl - zr != gap], ctx.solver_timeout).unsat:
+                fixed.append(f"{lhs} = {rhs + sp.Rational(gap.numerator, gap.denominator)}")
+                continue
+        used = {str(v) for v in (lhs - rhs).free_symbols}
+        witness = "; ".join(f"{k}={model_value(out.model, v)}" for k, v in sorted(_named(x).items()) if k in used)
+        fixed.append(f"not implied: {lhs} {op} {rhs} (fails at {witness})")
+    return text if implied else "; ".join(fixed)
+
+
+def _named(x: Mapping) -> dict[str, z3.ArithRef]:
+    return {f"x_{{{','.join(str(r + 1) for r, v in enumerate(d) if v)}}},{o}": t for (d, o), t in x.items()}
+
+
+def compare_chain_relations(rec: Findings, ctx: Context, item: PrintedItem, alpha: Fraction, rows_a, rows_b) -> None:
+    """grs2011 Appendix C: each printed equation and inequality of the proof against the premises it rests on
+    (:func:`chain_premises`, built from the certified optima): a printed relation matches when every X
+    satisfying them satisfies it."""
+    x, premises, point = chain_premises(alpha, rows_a, rows_b)
+    computed = [chain_relation_holds(t, x, premises, point, ctx) for t in item.values]
+    compare_printed(rec, item, computed, n=3, alpha=alpha, method="z3 entailment from the proof's premises")
+
+
+EPS = sp.Symbol("epsilon")
+
+
+def _prior_entry(text: str) -> sp.Expr | None:
+    """A printed prior entry ('\\frac{1}{2} - \\epsilon', '1/4') as a sympy expression in EPS, else None."""
+    t = re.sub(r"\\frac\{(\d+)\}\{(\d+)\}", r"(\1/\2)", text).replace("\\epsilon", " eps ")
+    try:
+        return sp.sympify(t, locals={"eps": EPS})
+    except (sp.SympifyError, SyntaxError, TypeError):
+        return None
+
+
+def compare_priors(rec: Findings, item: PrintedItem) -> None:
+    """The printed first user's prior on {1}, {2}, {1,3}, {2,3} (grs2011 Appendix C, grs2009 proof of Theorem
+    6.3) against :func:`user_prior` (symbolic in eps), the prior the check optimises under; an entry matches
+    when it is the same expression in eps."""
+    prior = user_prior(EPS, 1)
+    computed: list[str] = []
+    for text, d in zip(item.values, SHOWN):
+        want, got = sp.sympify(prior[d]), _prior_entry(text)
+        computed.append(text if got is not None and sp.simplify(got - want) == 0 else str(want))
+    compare_printed(rec, item, computed, n=3, alpha=HALF, method="the prior the check optimises under")
+
+
 def _lp_certificate(rec: Findings, ctx: Context, eps: Fraction, deltas=(0,)) -> None:
     lps = [
         (f"user {u} at eps={eps}" + (f", delta={dl}" if dl else ""), optimum(eps, u, ctx, dl))
@@ -321,20 +447,34 @@ def _lp_certificate(rec: Findings, ctx: Context, eps: Fraction, deltas=(0,)) -> 
     rec.certificate = certificate_of({"eps": str(eps)}, lps)
 
 
+def _printed(paper: str, key: str, items: Mapping[str, PrintedItem] | None) -> PrintedItem:
+    """The printed item ``key``, or its replacement in ``items`` (a false variant)."""
+    return (items or {}).get(key) or printed(paper, key)
+
+
 @checks("grs2011.appC")
-def appendix_c(ctx: Context, eps: Fraction = SMALL_EPS, alpha_smt: Fraction = HALF) -> Findings:
+def appendix_c(
+    ctx: Context,
+    eps: Fraction = SMALL_EPS,
+    alpha_smt: Fraction = HALF,
+    items: Mapping[str, PrintedItem] | None = None,
+) -> Findings:
     """grs2011 Appendix C, Figure 6: D = {0,1}, n = 3, alpha = 1/2, loss |i-j|^(1-delta), the two priors over
     databases: Figure 6(a), (b) are the unique optimal direct mechanisms (eps, delta small), and no 1/2-DP
-    mechanism can be remapped to both."""
+    mechanism can be remapped to both.  The printed prior and the proof's equations and inequalities are
+    compared with the prior optimised under and with the proof's premises."""
     rec = Findings("grs2011.appC")
+    compare_priors(rec, _printed("grs2011", "appC.priors", items))
     computed, full = certified_optima(rec, ctx, eps)
-    fa, fb = printed("grs2011", "fig6a"), printed("grs2011", "fig6b")
+    fa, fb = _printed("grs2011", "fig6a", items), _printed("grs2011", "fig6b", items)
     compare_printed(rec, fa, computed[0], n=3, alpha=HALF, method="certified LP optimum")
     compare_printed(rec, fb, computed[1], n=3, alpha=HALF, method="certified LP optimum")
     if len(full) == 2:
         decide_impossibility(rec, ctx, alpha_smt, computed[0], computed[1], full)
         forced_values(rec, ctx, alpha_smt, computed[0], computed[1])
-    compare_printed(rec, printed("grs2011", "appC.solved"), solved_entries(computed[0], computed[1]), n=3, alpha=HALF)
+        compare_chain_relations(rec, ctx, _printed("grs2011", "appC.equations", items), alpha_smt, *computed)
+    solved = solved_entries(computed[0], computed[1])
+    compare_printed(rec, _printed("grs2011", "appC.solved", items), solved, n=3, alpha=HALF)
     _lp_certificate(rec, ctx, eps, (0, F(1, 2)))
     rec.note(
         "optima certified exactly (udpm.certify, uniqueness over all 8 databases); the eps range is exact; "
@@ -396,11 +536,18 @@ FIG4_ORDER = [(), (1,), (2,), (3,), (1, 2), (1, 3), (2, 3), (1, 2, 3)]
 
 
 @checks("grs2009.thm6.3")
-def theorem_6_3(ctx: Context, eps: Fraction = SMALL_EPS, alpha_smt: Fraction = HALF) -> Findings:
+def theorem_6_3(
+    ctx: Context,
+    eps: Fraction = SMALL_EPS,
+    alpha_smt: Fraction = HALF,
+    items: Mapping[str, PrintedItem] | None = None,
+) -> Findings:
     """grs2009 Theorem 6.3, Lemma 6.4, Figures 4-5: two users with priors over D^3 (D = {0,1}, alpha = 1/2,
     loss |i-r|^(1-delta)) whose unique optimal mechanisms (Figure 4 and its mirror) no single 1/2-DP mechanism
-    implements; Figure 5's parametrisation and the proof's inequalities and values are regenerated."""
+    implements; Figure 5's parametrisation and the proof's inequalities and values are regenerated, the printed
+    prior is compared with the one optimised under and the proof's references with the objects they name."""
     rec = Findings("grs2009.thm6.3")
+    compare_priors(rec, _printed("grs2009", "thm6.3.priors", items))
     computed, full = certified_optima(rec, ctx, eps)
     shown_idx = {db(*o): k for k, o in enumerate(FIG4_ORDER)}
     a_rows = computed[0]
@@ -417,50 +564,79 @@ def theorem_6_3(ctx: Context, eps: Fraction = SMALL_EPS, alpha_smt: Fraction = H
     grid: list[list[object]] = [["", ""] for _ in FIG4_ORDER]
     for d, r in zip(SHOWN, a_rows):
         grid[shown_idx[d]] = r
-    compare_printed(rec, printed("grs2009", "fig4"), grid, n=3, alpha=HALF, method="certified LP optimum")
+    fig4 = _printed("grs2009", "fig4", items)
+    fig4_is_x1 = compare_printed(rec, fig4, grid, n=3, alpha=HALF, method="certified LP optimum")
     if len(full) == 2:
         decide_impossibility(rec, ctx, alpha_smt, a_rows, computed[1], full)
     # Figure 5: the parametrised x of Lemma 6.4, compared as exact expressions
-    fig5 = printed("grs2009", "fig5")
+    fig5 = _printed("grs2009", "fig5", items)
     rows5 = figure5_rows(a_rows, computed[1])
     grid5: list[list[object]] = [["", "", "", ""] for _ in FIG4_ORDER]
     for d, r in zip(SHOWN, rows5):
         k = shown_idx[d]
         grid5[k] = [fig5.values[k][c] if _equal(parse_latex(fig5.values[k][c]), r[c]) else str(r[c]) for c in range(4)]
-    compare_printed(rec, fig5, grid5, n=3, alpha=HALF, method="Lemma 6.4 solved exactly in delta_k")
+    fig5_is_x = compare_printed(rec, fig5, grid5, n=3, alpha=HALF, method="Lemma 6.4 solved exactly in delta_k")
     # the proof's inequalities (DP between {1} and {2}, two rows apart: factor 1/alpha^2 = 4) and its values
     x1, x2 = rows5[0], rows5[1]
     ineqs = [4 * x2[2] - x1[2], 4 * x1[3] - x2[3], (4 * x2[2] - x1[2]) + (4 * x1[3] - x2[3])]
-    item_i = printed("grs2009", "thm6.3.inequalities")
+    item_i = _printed("grs2009", "thm6.3.inequalities", items)
     got_i = [s if _same_inequality(parse_latex(s), q) else f"0 <= {q}" for s, q in zip(item_i.values, ineqs)]
     compare_printed(rec, item_i, got_i, n=3, alpha=HALF, method="two-row DP bound, exact")
-    premises = [_z3(v) >= 0 for v in (*x1, *x2)] + [_z3(e) >= 0 for e in ineqs[:2]]
-    one = {_Z3[D1]: F(1), _Z3[D2]: F(1)}
-    rec.value(**{"delta premises": witnessed(premises, one, ctx, "Figure 5 rows {1}, {2} and the inequalities")})
-    with rec.deciding(
+    # the same two-row argument on {1}, {2} (delta_1, delta_2) and on {1,3}, {2,3} (delta_3, delta_4)
+    for (k, dk), (m, dm) in (((0, D1), (1, D2)), ((2, D3), (3, D4))):
+        xk, xm = rows5[k], rows5[m]
+        pair = f"{space_set(SHOWN[k])}, {space_set(SHOWN[m])}"
+        key = "delta premises" if k == 0 else f"delta premises ({pair})"
+        premises = [_z3(v) >= 0 for v in (*xk, *xm)] + [_z3(4 * xm[2] - xk[2]) >= 0, _z3(4 * xk[3] - xm[3]) >= 0]
+        one = {_Z3[dk]: F(1), _Z3[dm]: F(1)}
+        rec.value(**{key: witnessed(premises, one, ctx, f"Figure 5 rows {pair} and the inequalities")})
+        with rec.deciding(
+            n=3,
+            alpha=HALF,
+            kind=BOUNDED,
+            method="smt-unsat entailment",
+            covers=f"every ({dk}, {dm}) with Figure 5's rows {pair} non-negative and their two inequalities",
+            step=f"{dk} = {dm} = 1",
+        ) as d:
+            out = decide([*premises, z3.Or(_Z3[dk] != 1, _Z3[dm] != 1)], ctx.solver_timeout)
+            if not out.unsat:
+                d.counterexample(
+                    f"{dk} = {model_value(out.model, _Z3[dk])}, {dm} = {model_value(out.model, _Z3[dm])} "
+                    "also satisfy them"
+                )
+    solved = [_exact(rows5[0][0].subs(D1, 1)), _exact(rows5[2][0].subs(D3, 1))]
+    compare_printed(rec, _printed("grs2009", "thm6.3.solved", items), solved, n=3, alpha=HALF)
+    refs = [
+        fig4.where if fig4_is_x1 else "no printed figure equals x_1",
+        fig5.where if fig5_is_x else "no printed figure has the form of Lemma 6.4",
+        f"{latex_set(SHOWN[2])} and {latex_set(SHOWN[3])}",  # the rows of Figure 5 carrying delta_3, delta_4
+    ]
+    compare_printed(
+        rec,
+        _printed("grs2009", "thm6.3.references", items),
+        refs,
         n=3,
         alpha=HALF,
-        kind=BOUNDED,
-        method="smt-unsat entailment",
-        covers="every (delta_1, delta_2) with Figure 5's rows {1}, {2} non-negative and the two inequalities",
-        step="delta_1 = delta_2 = 1",
-    ) as d:
-        out = decide([*premises, z3.Or(_Z3[D1] != 1, _Z3[D2] != 1)], ctx.solver_timeout)
-        if not out.unsat:
-            d.counterexample(
-                f"delta_1 = {model_value(out.model, _Z3[D1])}, delta_2 = {model_value(out.model, _Z3[D2])} "
-                "also satisfy them"
-            )
-    solved = [_exact(rows5[0][0].subs(D1, 1)), _exact(rows5[2][0].subs(D3, 1))]
-    compare_printed(rec, printed("grs2009", "thm6.3.solved"), solved, n=3, alpha=HALF)
+        method="the figure whose printed values equal the object, the databases carrying delta_3, delta_4",
+    )
     _lp_certificate(rec, ctx, eps)
     rec.note(
         "Figure 4 = certified unique optimum (uniqueness over all 8 databases), eps range exact; Figure 5 "
         "regenerated from Lemma 6.4 (entries compared as exact expressions in delta_k); the inequalities "
-        "from the two-row DP bound; z3 proves no 1/2-DP mechanism implements both users' optima (premises with "
-        "each optimum alone satisfiable)"
+        "from the two-row DP bound, on {1}, {2} and on {1,3}, {2,3}; z3 proves no 1/2-DP mechanism implements "
+        "both users' optima (premises with each optimum alone satisfiable)"
     )
     return rec
+
+
+def space_set(d: Database) -> str:
+    """A database by its set of rows equal to 1, as the papers label it: (1, 0, 1) -> '{1, 3}'."""
+    return "{" + ", ".join(str(r + 1) for r, v in enumerate(d) if v) + "}"
+
+
+def latex_set(d: Database) -> str:
+    """:func:`space_set` in the extracted LaTeX: '\\{1, 3\\}'."""
+    return "\\" + space_set(d)[:-1] + "\\}"
 
 
 def _equal(p: sp.Expr | None, q: sp.Expr) -> bool:

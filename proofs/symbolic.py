@@ -16,11 +16,12 @@ from sympy.parsing.sympy_parser import implicit_multiplication_application, pars
 
 from proofs.degenerate_geometric import GEOMETRIC_UNDEFINED_AT_ONE, post_processing_at_zero
 from udpm.claims import Context, Findings, checks
+from udpm.induction import Obligation, discharge
 from udpm.instances import ALL_N, BOUNDED, TABLE
 from udpm.mechanisms import ALPHA, rounded_laplace_pmf, truncated_geometric
 from udpm.remaps import compose, deterministic_remap
 from udpm.smt import decide, model_value, premise_witness
-from udpm.tables import decimal_matches_real, printed
+from udpm.tables import PrintedItem, compare_printed, decimal_matches_real, printed
 from udpm.users import BayesianUser, binary_loss
 
 a = sp.Symbol("alpha", positive=True)
@@ -280,24 +281,172 @@ def factor_at_least_one(f: sp.Expr) -> tuple[bool, str]:
     return bool(square and den.is_positive), f"f - 1 = {gap} with s = sqrt(alpha): a square over a positive"
 
 
+def _printed_theorem_factor(al: sp.Expr) -> sp.Expr:
+    """The approximation factor printed in the statement of Theorem A.2, read from its LaTeX."""
+    return latex_expr(printed("grs2011", "thmA.2.factor.symbolic").values).subs(a, al)
+
+
+def _root_exponent(*exprs: sp.Expr) -> int:
+    """The least m with every power of alpha in ``exprs`` an integer power of alpha^(1/m)."""
+    m = 1
+    for e in exprs:
+        for p in sp.sympify(e).atoms(sp.Pow):
+            if p.base == a and p.exp.is_Rational:
+                m = sp.ilcm(m, sp.Rational(p.exp).q)
+    return int(m)
+
+
+def factor_gap(claimed: sp.Expr, exact: sp.Expr) -> tuple[int, sp.Symbol, sp.Expr, sp.Expr]:
+    """claimed - exact as num/den, polynomials in s = alpha^(1/m) (alpha = s^m): (m, s, num, den)."""
+    m = _root_exponent(claimed, exact)
+    s = sp.Symbol("s", positive=True)
+    num, den = sp.fraction(sp.together(sp.expand(sp.powsimp((claimed - exact).subs(a, s**m), force=True))))
+    sp.Poly(num, s), sp.Poly(den, s)  # raises unless both are polynomials in s
+    return m, s, num, den
+
+
+def guarantee_covers(claimed: sp.Expr, exact: sp.Expr, timeout: float) -> tuple[bool, str, Fraction | None]:
+    """claimed(alpha) >= exact(alpha) for every alpha in (0, 1), exactly: z3 on sign(num den) in s = alpha^(1/m).
+    Returns (holds, how, a rational alpha where claimed < exact, or None)."""
+    import z3
+
+    m, s, num, den = factor_gap(claimed, exact)
+    sv = z3.Real("s")
+
+    def to_z3(e: sp.Expr) -> z3.ArithRef:
+        return sum((z3.RealVal(str(c)) * sv**i for (i,), c in sp.Poly(sp.expand(e), s).terms()), z3.RealVal(0))
+
+    premises = [sv > 0, sv < 1]
+    premise_witness(premises, timeout, "0 < alpha^(1/m) < 1")
+    how = f"claimed - exact = ({sp.factor(num)})/({sp.factor(den)}) with s = alpha^(1/{m})"
+    if decide([*premises, to_z3(num) * to_z3(den) < 0], timeout).unsat:
+        return True, how + ": >= 0 on (0, 1)", None
+    for q in (Fraction(i, 2**e) for e in range(1, 7) for i in range(1, 2**e, 2)):  # 1/2, 1/4, 3/4, ...
+        if sp.expand(num * den).subs(s, sp.Rational(q.numerator, q.denominator)) < 0:  # a rational, exactly
+            return False, how + f": < 0 at s = {q}", q**m
+    return False, how + ": < 0 somewhere in (0, 1) (z3 sat), no grid point s = i/64", None
+
+
+def termwise_bound(nonnegative_loss: bool = True, factor_at_least_one: bool = True) -> tuple[Obligation, ...]:
+    """The proof's 'at most F times': with the same remap Y (rounding, then an optimal remap of the geometric
+    mechanism), E_Laplace = sum over (i, delta) of p_i Pr[Delta'=delta] l(i, Y(i+delta)) and E_geometric the
+    same with Pr[Delta=delta].  Induction on the number of terms: S' <= F S survives a term w d', w d with
+    w = p_i l >= 0 and d' <= F d (delta != 0: d' = f d, f <= F; delta = 0: d' <= d, F >= 1); the series of
+    non-negative terms keeps the bound in the limit.  ``nonnegative_loss=False`` drops w >= 0 (a legal loss as
+    defined in Section 2.2 may be negative); ``factor_at_least_one=False`` drops F >= 1: false variants."""
+    import z3
+
+    s1, s0, w, d1, d0, f, big_f = z3.Reals("S_laplace S_geometric w d_laplace d_geometric f F")
+    cell = z3.Or(
+        z3.And(d1 == f * d0, f <= big_f),  # delta != 0, the proof's ratio f
+        z3.And(d1 <= d0, *((big_f >= 1,) if factor_at_least_one else ())),  # delta = 0
+    )
+    return (
+        Obligation("termwise: base (no terms)", (big_f >= 0,), 0 <= big_f * 0),
+        Obligation(
+            "termwise: step (one more (i, delta))",
+            (s1 <= big_f * s0, d0 >= 0, d1 >= 0, f >= 1, *((w >= 0,) if nonnegative_loss else ()), cell),
+            s1 + w * d1 <= big_f * (s0 + w * d0),
+        ),
+    )
+
+
+def tight_user_ratio() -> tuple[sp.Expr, str]:
+    """Example A.1's user for every alpha (n = 1, uniform prior, binary loss): the Laplace mechanism's least
+    loss over all remaps (:func:`laplace_bayes_bound`, pointwise minimum of the densities) over the optimum
+    a/(1+a) = Pr[Delta >= 1] of the geometric mechanism remapped to {0, 1}, simplified."""
+    ok, lap, how = laplace_bayes_bound()
+    if not ok:
+        raise ArithmeticError(f"the Laplace best remap for Example A.1's user was not derived: {how}")
+    geo = tail(sp.Integer(1))
+    return sp.simplify(sp.powsimp(lap / geo, force=True)), f"Laplace {lap}, geometric {geo}"
+
+
+def guarantee_instances(
+    rec: Findings, ctx: Context, derived: sp.Expr, factor: Callable[[sp.Expr], sp.Expr], nonnegative_loss: bool = True
+) -> None:
+    """The guarantee of Theorem A.2 from the pmf ratio f = ``derived``: the claimed factor covers f on (0, 1)
+    (else Example A.1's user at a rational alpha is the counterexample), the termwise sum bounds the Laplace
+    loss by F times the geometric's, and Example A.1's user attains f (so f is exact)."""
+    allk = dict(n=None, alpha=SYMBOLIC, kind=ALL_N)
+    claimed = sp.sympify(factor(a))
+    tight, how_tight = tight_user_ratio()
+    with rec.deciding(**allk, method="exact: sympy simplification", part="guarantee: f is attained") as dec:
+        if not same(tight, derived):
+            dec.counterexample(f"Example A.1's user: Laplace/geometric = {tight}, the pmf ratio is {derived}")
+    with rec.deciding(
+        **allk, method="z3 NRA unsat in s = alpha^(1/m)", part="guarantee: printed factor >= the exact f"
+    ) as dec:
+        try:
+            holds, how, at = guarantee_covers(claimed, derived, ctx.solver_timeout)
+        except sp.PolynomialError as exc:  # not algebraic in a root of alpha: no exact sign test here
+            dec.inconclusive(f"the factor {claimed} is not a rational function of a root of alpha: {exc}")
+        else:
+            rec.value(**{"guarantee: printed factor - exact f": how})
+            if not holds:
+                dec.counterexample(_guarantee_refuted(claimed, at, how))
+    with rec.deciding(
+        **allk, method="induction on the terms, SMT unsat (z3 and cvc5)", part="guarantee: termwise sum"
+    ) as dec:
+        proof = discharge(termwise_bound(nonnegative_loss), ctx.solver_timeout)
+        if not proof.holds:
+            dec.counterexample(proof.counterexample)
+    rec.value(
+        **{
+            "guarantee: exact factor f (Example A.1's user attains it)": f"{derived} ({how_tight})",
+            "guarantee: f as alpha -> 0+": str(sp.limit(derived, a, 0, "+")),
+            "guarantee: f at alpha = 1 (the formula; the mechanism is undefined there)": str(derived.subs(a, 1)),
+        }
+    )
+
+
+def _guarantee_refuted(claimed: sp.Expr, at: Fraction | None, how: str) -> str:
+    """Example A.1's user at alpha = at: the Laplace loss (best remap) exceeds claimed x the optimum."""
+    if at is None:
+        return f"the printed factor {claimed} is below the exact f somewhere in (0, 1): {how}"
+    q = sp.Rational(at.numerator, at.denominator)
+    lap, geo = sp.sqrt(q) / 2, tail(sp.Integer(1)).subs(a, q)
+    bound = sp.simplify(claimed.subs(a, q) * geo)
+    excess = sp.simplify(lap - bound)  # alpha = s^m with s rational: every term is rational
+    if not (excess.is_Rational and excess > 0):
+        raise ArithmeticError(f"alpha={at}: {lap} does not exceed {bound} exactly")
+    return (
+        f"alpha={at}: Example A.1's user (n=1, uniform prior, binary loss) loses {lap} with the Laplace mechanism's "
+        f"best remap, but {claimed.subs(a, q)} x (the truncated geometric's optimal {geo}) = {bound}; {how}"
+    )
+
+
 @checks("grs2011.thmA.2")
-def rounded_laplace(ctx: Context, factor: Callable[[sp.Expr], sp.Expr] = _printed_factor) -> Findings:
-    """grs2011 Theorem A.2 (proof): the rounded ln(1/a)-Laplace noise has Pr[Delta' = i] = (1+a)/(2 sqrt a)
-    Pr[Delta = i] for every integer i != 0 and Pr[Delta' = 0] <= Pr[Delta = 0]; the factor is >= 1 (an
-    approximation factor) and 1.06 at a = 1/2."""
+def rounded_laplace(
+    ctx: Context,
+    ratio: Callable[[sp.Expr], sp.Expr] = _printed_factor,
+    factor: Callable[[sp.Expr], sp.Expr] = _printed_theorem_factor,
+) -> Findings:
+    """grs2011 Theorem A.2, alpha in (0, 1]: the ln(1/a)-Laplace mechanism is F-approximately universally
+    utility-maximizing, F = ``factor`` (printed (1+a)/(2 sqrt a)): for every n and user, its expected loss is
+    at most F times the optimum over alpha-DP mechanisms.
+
+    Decided as the proof argues, for symbolic alpha in (0, 1): the rounded Laplace noise has
+    Pr[Delta' = i] = ``ratio`` x Pr[Delta = i] for i != 0 (printed (1+a)/(2 sqrt a), derived from the pmf) and
+    Pr[Delta' = 0] <= Pr[Delta = 0]; the factor f derived so is >= 1; F >= f on (0, 1) (z3); the termwise sum
+    (induction) then bounds the rounded remap's loss by F times the geometric mechanism's optimal loss, which is
+    the optimum by Theorem 3.2 (its Corollary 3.3, a dependency).  Example A.1's user (n = 1, uniform, binary)
+    has loss ratio exactly f for every alpha, so f is the exact guarantee and a smaller F is refuted there.
+    The printed value 1.06 at a = 1/2 is compared with f(1/2)."""
     rec = Findings("grs2011.thmA.2")
     derived, ratios = derived_factor()
     allk = dict(n=None, alpha=SYMBOLIC, kind=ALL_N)
-    for case, ratio in ratios.items():
+    for case, got in ratios.items():
         with rec.deciding(**allk, method="Laplace cell integrals, symbolic i", part=f"ratio {case}") as dec:
-            if k in ratio.free_symbols:
-                dec.counterexample(f"{case}: the ratio {ratio} depends on i")
-            elif not same(ratio, factor(a)):
-                dec.counterexample(_factor_point(ratio, factor, case))
+            if k in got.free_symbols:
+                dec.counterexample(f"{case}: the ratio {got} depends on i")
+            elif not same(got, ratio(a)):
+                dec.counterexample(_factor_point(got, ratio, case))
     with rec.deciding(**allk, method="exact: (1+a)^2 - 4a = (1-a)^2", part="factor >= 1") as dec:
         ok, why = factor_at_least_one(derived)
         if not ok:
             dec.counterexample(why)
+    guarantee_instances(rec, ctx, derived, factor)
     zero = laplace_cell(0, sp.Rational(1, 2), 1) + laplace_cell(-sp.Rational(1, 2), 0, -1)
     s = sp.Symbol("s", positive=True)  # s = sqrt(a)
     gap = sp.factor(sp.simplify((geometric_pmf(0) - zero).subs(a, s**2)))
@@ -350,6 +499,14 @@ def rounded_laplace(ctx: Context, factor: Callable[[sp.Expr], sp.Expr] = _printe
         "symbolic) and compared with the printed ratio; f >= 1 exactly ((1+a)^2 - 4a = (1-a)^2); zero cell by z3 "
         "on the factored gap in s = sqrt(alpha); alpha = 1 (allowed by the theorem's (0, 1]) is degenerate: "
         "eps = 0 and the Laplace density vanishes."
+    )
+    rec.note(
+        "the guarantee: every pmf ratio Pr[Delta'=d]/Pr[Delta=d] <= F, so with the same remap (round, then an "
+        "optimal remap of the geometric mechanism) the Laplace loss is <= F x the geometric's optimal loss, the "
+        "optimum over alpha-DP mechanisms by Theorem 3.2 / Corollary 3.3 (not decided here).  'At most F times' "
+        "reads the losses as non-negative: a legal loss as defined in Section 2.2 may be negative (l = -1 gives "
+        "every mechanism loss -1 > F x (-1)).  Example A.1's user attains F = (1+a)/(2 sqrt a) for every alpha: "
+        "the printed factor is the exact guarantee; f -> oo as alpha -> 0+ (alpha = 0 is outside the printed range)"
     )
     rec.note(
         "printed range alpha in (0, 1]: alpha = 1 is not decided, the ln(1/alpha)-Laplace mechanism is undefined "
@@ -430,15 +587,31 @@ def threshold_loss() -> tuple[sp.Expr, bool, str]:
     return loss, ok, f"loss(t) = {loss}; loss(t) - sqrt(a)/2 = 1/4 (a^(t/2) - a^((1-t)/2))^2 >= 0, 0 iff t = 1/2"
 
 
+#: The loss grs2009 Section 6.1 is recomputed under, by its name in grs2009 Section 2.1 ("the binary loss function
+#: l_bin(i, r), defined as 0 if i = r and 1 otherwise"): the lower bound below is (x01 + x10)/2, the binary loss of a
+#: mechanism on {0, 1} under the prior (1/2, 1/2), and the Laplace loss 1/2 int min(f0, f1) is its continuous form.
+SEC61_LOSS = "l_{bin}"
+
+
 @checks("grs2009.sec6.1")
 def laplace_vs_geometric(
     ctx: Context,
     geometric_loss: Callable[[sp.Expr], sp.Expr] | None = None,
     laplace_loss: Callable[[sp.Expr], sp.Expr] | None = None,
+    loss_item: PrintedItem | None = None,
 ) -> Findings:
     """grs2009 Section 6.1: prior (1/2, 1/2) on {0, 1}, binary loss: the geometric mechanism's optimal loss is
-    a/(1+a), the Laplace mechanism's (with the user's optimal remap) sqrt(a)/2; their ratio -> oo as a -> 0."""
+    a/(1+a), the Laplace mechanism's (with the user's optimal remap) sqrt(a)/2; their ratio -> oo as a -> 0.
+    The printed name of the loss (item sec6.1.loss, or ``loss_item``) is compared with :data:`SEC61_LOSS`."""
     rec = Findings("grs2009.sec6.1")
+    compare_printed(
+        rec,
+        loss_item or printed("grs2009", "sec6.1.loss"),
+        SEC61_LOSS,
+        n=None,
+        alpha=SYMBOLIC,
+        method="the name grs2009 Section 2.1 gives the loss the check computes with",
+    )
     geometric_loss = geometric_loss or _printed_formula("sec6.1.geometric")
     laplace_loss = laplace_loss or _printed_formula("sec6.1.laplace")
     allk = dict(n=None, alpha=SYMBOLIC, kind=ALL_N)
@@ -503,7 +676,7 @@ def laplace_vs_geometric(
         "sqrt(a)/2 is the Laplace mechanism's least loss over every remap f: R -> [0, 1] (1/2 int min(f0, f1), "
         "computed), attained by the threshold 1/2 (the threshold loss as a function of t, minimised exactly); "
         "rounding and reading at face value would give sqrt(a).  The ratio equals Theorem A.2's factor "
-        "(1+a)/(2 sqrt a), so that factor is tight.  l_err is read as the binary loss."
+        "(1+a)/(2 sqrt a), so that factor is tight.  The loss is the binary loss l_bin of Section 2.1."
     )
     rec.note(
         "printed range alpha = e^-epsilon in [0, 1] (Section 2.1): nothing decided at the ends, the comparison is "

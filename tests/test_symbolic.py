@@ -3,6 +3,8 @@ proved, false variants are refuted with a concrete counterexample."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 import sympy as sp
 import z3
@@ -12,6 +14,7 @@ from udpm.claims import Context, Status
 from udpm.errors import VacuousPremise
 from udpm.evidence import grid_text
 from udpm.instances import ALL_N, BOUNDED, TABLE
+from udpm.tables import printed
 
 CTX = Context(quick=True)
 
@@ -44,7 +47,8 @@ def test_ex22_wrong_face_value_refuted():
 
 def test_thmA2_factor_derived_and_printed_decimal_matches():
     r = sy.rounded_laplace(CTX)
-    assert r.status is Status.PROVED
+    # alpha = 1 (eps = 0) ends the printed (0, 1]: the Laplace mechanism is undefined there, left undecided
+    assert r.status is Status.PARTIAL and r.result().coverage.undecided == ["alpha = 1 (an end of the printed (0, 1])"]
     derived = sp.sympify(r.values["Pr[Delta'=i]/Pr[Delta=i], i != 0 (derived)"], locals={"alpha": sy.a})
     assert sp.simplify(derived - sy.theorem_a2_factor(sy.a)) == 0
     assert [d.instance.alpha for d in r.decided(TABLE)] == ["1/2"]
@@ -58,7 +62,7 @@ def test_thmA2_factor_at_least_one_exact():
 
 
 def test_thmA2_wrong_factor_refuted():
-    r = sy.rounded_laplace(CTX, factor=lambda al: (1 + al) / (2 * al))
+    r = sy.rounded_laplace(CTX, ratio=lambda al: (1 + al) / (2 * al))
     assert r.status is Status.REFUTED and "alpha=1/2" in r.counterexample
 
 
@@ -67,9 +71,11 @@ def test_thmA2_printed_decimal_checked(monkeypatch):
 
     def altered(paper, key):
         item = printed(paper, key)
-        return PrintedItem(item.paper, item.key, item.where, "1.07", item.note, item.errata) if key.endswith(
-            "factor"
-        ) else item
+        return (
+            PrintedItem(item.paper, item.key, item.where, "1.07", item.note, item.errata)
+            if key.endswith("factor")
+            else item
+        )
 
     monkeypatch.setattr(sy, "printed", altered)
     r = sy.rounded_laplace(CTX)
@@ -83,9 +89,12 @@ def test_thmA2_zero_cell_vacuous_premise():
         sy.premise_witness([z3.Real("s") > 1, z3.Real("s") < 0], 5, "contradiction")
 
 
-def test_sec61_proved():
+def test_sec61_proved_with_the_loss_name_as_erratum():
     r = sy.laplace_vs_geometric(CTX)
-    assert r.status is Status.PROVED and r.values["Laplace, optimal remap (threshold 1/2)"] == "sqrt(alpha)/2"
+    # every instance holds; the one erratum is the undefined name l_err for the binary loss l_bin (a typo)
+    assert r.status is Status.ERRATUM and all(str(d.outcome) == "holds" for d in r.decisions)
+    assert [(e.printed, e.correct, e.cls) for e in r.errata] == [("l_{err}", "l_{bin}", "typo")]
+    assert r.values["Laplace, optimal remap (threshold 1/2)"] == "sqrt(alpha)/2"
     parts = {dict(d.instance.params)["part"] for d in r.decided(ALL_N)}
     assert {"Laplace: best remap", "Laplace: threshold 1/2 attains it"} <= parts
     assert "alpha=" in r.values["DP premise witness"]
@@ -107,3 +116,11 @@ def test_sec61_face_value_laplace_refuted():
 def test_sec61_wrong_geometric_refuted():
     r = sy.laplace_vs_geometric(CTX, geometric_loss=lambda al: 2 * al / (1 + al))
     assert r.status is Status.REFUTED and "alpha=1/4" in r.counterexample
+
+
+@pytest.mark.parametrize("name, errata", [("l_{bin}", []), ("l_{sq}", [("l_{sq}", "l_{bin}", "unclassified")])])
+def test_sec61_printed_loss_name_is_compared(name, errata):
+    item = dataclasses.replace(printed("grs2009", "sec6.1.loss"), values=name)
+    r = sy.laplace_vs_geometric(CTX, loss_item=item)
+    assert [(e.printed, e.correct, e.cls) for e in r.errata] == errata
+    assert (r.status is Status.ERRATUM) == bool(errata)

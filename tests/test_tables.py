@@ -15,6 +15,8 @@ from experiments import grs2009 as ex09
 from experiments import grs2011 as ex11
 from experiments import gs2010 as ex10
 from experiments import zlcn2013 as exz
+from proofs import databases as dbs
+from proofs import symbolic as sym
 from udpm import tables
 from udpm.claims import Context, Status
 from udpm.tables import PRINTED, approximates, decimal_matches_real, printed_matches
@@ -57,6 +59,11 @@ MUTATIONS = [
     (ex10, ex10.appendix_b, "gs2010", "appB.three-term.steps", (0,), "1.5"),
     (ex10, ex10.table_1, "gs2010", "table1b.alpha", (), "1/3"),  # a declared entry: the class is not inherited
     (exz, exz.theorem_7_matrix, "zlcn2013", "thm7.M", (1, 4), "\\frac{\\alpha}{\\alpha-1} \\cdot \\alpha^{-n}"),
+    (dbs, dbs.appendix_c, "grs2011", "appC.equations", (1,), "x_{\\{1\\},11} + x_{\\{1\\},21} = \\frac{1}{3}"),
+    (dbs, dbs.appendix_c, "grs2011", "appC.priors", (0,), "1/3"),
+    (dbs, dbs.theorem_6_3, "grs2009", "thm6.3.priors", (3,), "\\frac{1}{2}"),
+    (dbs, dbs.theorem_6_3, "grs2009", "thm6.3.references", (0,), "Figure 2"),  # a declared entry
+    (sym, sym.laplace_vs_geometric, "grs2009", "sec6.1.loss", (), "l_{abs}"),  # a declared entry
 ]
 
 
@@ -132,7 +139,9 @@ def test_every_transcription_has_where_and_values_and_valid_errata():
     + [("zlcn2013", k) for k in ("xhat", "yhat", "rho", "thm3.tables")]
     + [("grs2011", k) for k in ("ex2.3.face-value", "ex2.3.remapped", "exA.1.geometric", "exA.1.laplace")]
     + [("grs2011", "thmA.2.factor")]
-    + [("grs2009", k) for k in ("ex2.2.face-value", "ex2.2.remapped", "sec6.1.geometric", "sec6.1.laplace")],
+    + [("grs2009", k) for k in ("ex2.2.face-value", "ex2.2.remapped", "sec6.1.geometric", "sec6.1.laplace")]
+    + [("grs2011", k) for k in ("appC.equations", "appC.priors", "appC.solved")]
+    + [("grs2009", k) for k in ("thm6.3.priors", "thm6.3.references", "thm6.3.inequalities", "sec6.1.loss")],
 )
 def test_promised_transcription_keys_exist(paper, key):
     assert tables.printed(paper, key).values
