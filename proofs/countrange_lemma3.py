@@ -11,6 +11,7 @@ Also the paper's own consumer for y-hat and the symbolic facts of Lemma 3's form
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 
@@ -227,13 +228,25 @@ def decide_general(
     return total
 
 
+def no_boundary(n: int) -> list[tuple[int, int]]:
+    """No query outside 1 <= theta1 < theta2 <= n-1: the reading of the corrected and the generic statements."""
+    return []
+
+
 @checks("zlcn2013.lemma3")
-def lemma3(ctx: Context, xf=lemma3_x, yf=lemma3_y, n_max: int | None = None, boundary=boundary_thetas) -> Findings:
+def lemma3(
+    ctx: Context,
+    xf=lemma3_x,
+    yf=lemma3_y,
+    n_max: int | None = None,
+    boundary=boundary_thetas,
+    claim: str = "zlcn2013.lemma3",
+) -> Findings:
     """zlcn2013 Lemma 3 and Corollary 2: for 1 <= theta1 < theta2 <= n-1 the printed x and y are legal, each is the
     ONLY optimum of some consumer (found and certified here), x[k-1..k+2] = x-hat, y[k-1..k+2] = y-hat, and no DP
     matrix derives both.  Also the rest of the printed class with theta2 <= n (``boundary``, default
     :func:`boundary_thetas`; count-range queries by COUNT_RANGE_DEFINITION that the paper's proof leaves out)."""
-    rec = Findings("zlcn2013.lemma3")
+    rec = Findings(claim)
     n_max = n_max or (5 if ctx.quick else 9)
     count = decide_general(rec, range(3, n_max + 1), ZLCN_ALPHAS, ctx.solver_timeout, xf, yf, DERIVATION_N)
     rec.value(**{"(n, theta, alpha) instances": count})
@@ -301,15 +314,33 @@ def lemma3_boundary(
                         d.counterexample(f"{fail} (the query <p, {theta[0]}, {theta[1]}> is {boundary_kind(n, theta)})")
 
 
+@checks("zlcn2013.lemma3.corrected")
+def lemma3_corrected(ctx: Context, xf=lemma3_x, yf=lemma3_y, n_max: int | None = None) -> Findings:
+    """zlcn2013 Lemma 3 and Corollary 2 for the queries the proof treats, 1 <= theta1 < theta2 <= n-1 (the hypothesis
+    this claim adds to the printed lemma, which fails at theta2 = n)."""
+    return lemma3(ctx, xf, yf, n_max, boundary=no_boundary, claim="zlcn2013.lemma3.corrected")
+
+
 @checks("zlcn2013.thm2")
-def thm2(ctx: Context, xf=lemma3_x, yf=lemma3_y, n_max: int | None = None, boundary=boundary_thetas) -> Findings:
+def thm2(
+    ctx: Context,
+    xf=lemma3_x,
+    yf=lemma3_y,
+    n_max: int | None = None,
+    boundary=no_boundary,
+    claim: str = "zlcn2013.thm2",
+) -> Findings:
     """zlcn2013 Theorem 2: "There is no universally utility maximizing differentially private mechanism for
-    count-range queries", read for each count-range query <p, theta1, theta2>.  For 1 <= theta1 < theta2 <= n-1:
+    count-range queries", read as the generic statement it is: count-range queries have no mechanism that is
+    universally utility maximizing for each of them, because some count-range query has none.  The paper's own
+    Theorem 7 gives a universal mechanism for threshold queries, which Section 2.1 counts as count-range queries
+    (COUNT_RANGE_DEFINITION), so reading it for each query contradicts the paper; that stronger reading is the claim
+    zlcn2013.thm2.each-query (``boundary`` = :func:`boundary_thetas`).  For 1 <= theta1 < theta2 <= n-1:
     two consumers have unique optima x, y (Lemma 3) that no DP matrix derives together (Corollary 2); databases
     tau_0..tau_n reduce arbitrary mechanisms to this.  For the rest of the printed class with theta2 <= n
     (:func:`universal_at_boundary`): whether the range-restricted geometric mechanism is universal.  ``boundary``
     gives those queries per n (count_range_thetas instead reads the statement as the paper's proof does)."""
-    rec = Findings("zlcn2013.thm2")
+    rec = Findings(claim)
     n_max = n_max or (5 if ctx.quick else 7)
     alphas = list(ZLCN_ALPHAS) if not ctx.quick else list(ZLCN_ALPHAS[:5])
     count = decide_general(rec, range(3, n_max + 1), alphas, ctx.solver_timeout, xf, yf)
@@ -320,8 +351,12 @@ def thm2(ctx: Context, xf=lemma3_x, yf=lemma3_y, n_max: int | None = None, bound
     rec.note(
         "each instance with 1 <= theta1 < theta2 <= n-1: the two consumers with unique optima x, y (Lemma 3, found "
         "and certified) and z3 unsat for a DP mechanism deriving both; the reduction from arbitrary databases "
-        "(tau_0..tau_n) is the paper's argument, not computed. " + DEFINITION_NOTE + ". So the printed class also "
-        f"holds theta2 = n and theta1 = 0: there (n = 3..{boundary_n}, zlcn alphas "
+        "(tau_0..tau_n) is the paper's argument, not computed. " + DEFINITION_NOTE
+    )
+    if not total:
+        return rec
+    rec.note(
+        f"the queries with theta2 = n and theta1 = 0 (n = 3..{boundary_n}, zlcn alphas "
         f"{', '.join(map(str, alphas[:2]))}) the exact worst ratio, over every consumer, of the best error derivable "
         "from the range-restricted geometric mechanism (6) to the optimal error is computed (certified LPs over the "
         "legal polytope's vertices, proofs/approximation_ratio.py's worst_ratio); ratio 1 means (6) derives an "
@@ -329,6 +364,13 @@ def thm2(ctx: Context, xf=lemma3_x, yf=lemma3_y, n_max: int | None = None, bound
         "that query, which refutes Theorem 2 read for that query"
     )
     return rec
+
+
+@checks("zlcn2013.thm2.each-query")
+def thm2_each_query(ctx: Context, xf=lemma3_x, yf=lemma3_y, n_max: int | None = None) -> Findings:
+    """zlcn2013 Theorem 2 read for each count-range query of Section 2.1's definition, theta2 = n and theta1 = 0
+    included: refuted where the range-restricted geometric mechanism is universally utility maximizing."""
+    return thm2(ctx, xf, yf, n_max, boundary=boundary_thetas, claim="zlcn2013.thm2.each-query")
 
 
 def universal_at_boundary(rec: Findings, ns, alphas, ctx: Context, thetas_of=boundary_thetas) -> int:
@@ -365,17 +407,125 @@ def universal_at_boundary(rec: Findings, ns, alphas, ctx: Context, thetas_of=bou
     return total
 
 
-def paper_rho(a: Fraction) -> list[Fraction]:
-    """zlcn2013 Section 3.2.2's prior from the printed relations (paper_tables/printed/zlcn2013.json "rho"):
-    rho(0)/rho(1) = A^2, rho(2)/rho(1) = A, rho(3) = rho(2) (A = 1/a); the normalisation is not printed."""
-    rel = printed("zlcn2013", "rho").values
-    if rel[2].replace(" ", "") != "\\rho(3)=\\rho(2)":
-        raise ExpectationsError(f"zlcn2013 rho: expected the printed relation rho(3) = rho(2), got {rel[2]!r}")
-    r0, r2 = (
-        printed_internal(v.split("=", 1)[1]).subs(a_sym, sp.Rational(a.numerator, a.denominator)) for v in rel[:2]
-    )
-    w = [F(str(r0)), F(1), F(str(r2)), F(str(r2))]
+_RHO_RATIO = re.compile(r"^\\rho\((\d)\)\s*/\s*\\rho\((\d)\)\s*=\s*(.+)$")
+_RHO_EQUAL = re.compile(r"^\\rho\((\d)\)\s*=\s*\\rho\((\d)\)$")
+
+
+def printed_rho_weights(relations: Sequence[str] | None = None) -> list[sp.Expr]:
+    """zlcn2013 Section 3.2.2's prior from its printed relations (paper_tables/printed/zlcn2013.json "rho", or
+    ``relations``): "rho(i)/rho(j) = c" or "rho(i) = rho(j)", solved for rho(0..3) with rho(1) = 1, in the
+    internal a.  The relations fix rho up to a positive factor; a prior sums to 1, which fixes the factor
+    (:func:`paper_rho`), and the optimum of a consumer does not depend on it."""
+    rel = printed("zlcn2013", "rho").values if relations is None else relations
+    r = sp.symbols("r0:4")
+    eqs = [r[1] - 1]
+    for text in rel:
+        t = text.strip()
+        if m := _RHO_RATIO.match(t):
+            eqs.append(r[int(m.group(1))] - printed_internal(m.group(3)) * r[int(m.group(2))])
+        elif m := _RHO_EQUAL.match(t):
+            eqs.append(r[int(m.group(1))] - r[int(m.group(2))])
+        else:
+            raise ExpectationsError(f"zlcn2013 rho: cannot read the printed relation {text!r}")
+    sol = sp.solve(eqs, r, dict=True)
+    if len(sol) != 1 or any(v not in sol[0] or sol[0][v].free_symbols - {a_sym} for v in r):
+        raise ExpectationsError(f"zlcn2013 rho: the printed relations {list(rel)} do not fix rho up to a factor")
+    return [sp.simplify(sol[0][v]) for v in r]
+
+
+def paper_rho(a: Fraction, relations: Sequence[str] | None = None) -> list[Fraction]:
+    """zlcn2013 Section 3.2.2's prior (:func:`printed_rho_weights`) at the internal a, normalised to sum 1:
+    rho(0)/rho(1) = A^2, rho(2)/rho(1) = A, rho(3) = rho(2) (A = 1/a) give (A^2, 1, A, A)/(A+1)^2."""
+    w = [F(str(v.subs(a_sym, sp.Rational(a.numerator, a.denominator)))) for v in printed_rho_weights(relations)]
     return [v / sum(w) for v in w]
+
+
+def z3_of(e: sp.Expr, names: dict[sp.Symbol, z3.ArithRef]) -> z3.ArithRef:
+    """A polynomial (or rational function) in the symbols of ``names`` as a z3 term; integer powers only."""
+    if e.is_Symbol:
+        return names[e]
+    if e.is_Rational:
+        return z3.RealVal(str(e))
+    if e.is_Add:
+        return z3.Sum([z3_of(t, names) for t in e.args])
+    if e.is_Mul:
+        out = z3.RealVal(1)
+        for t in e.args:
+            out = out * z3_of(t, names)
+        return out
+    if e.is_Pow and e.exp.is_Integer:
+        base, k = z3_of(e.base, names), int(e.exp)
+        out = z3.RealVal(1)
+        for _ in range(abs(k)):
+            out = out * base
+        return out if k >= 0 else 1 / out
+    raise ExpectationsError(f"cannot read {e} as a rational function")
+
+
+def cleared(e: sp.Expr) -> sp.Expr:
+    """A polynomial with the sign of ``e`` wherever e's denominator is positive (sympy must find it positive for
+    every internal a > 0: products of a and a + 1 here); z3 and cvc5 then see no division."""
+    num, den = sp.fraction(sp.factor(sp.together(e)))
+    if not sp.factor(den).is_positive:
+        raise ExpectationsError(f"the denominator {den} of {e} is not positive for every internal a > 0")
+    return sp.expand(num)
+
+
+PRINTED_CONSUMERS = {
+    "xhat": "uniform error penalty, uniform prior (Section 3.2.1)",
+    "yhat": "uniform error penalty, the printed prior rho (Section 3.2.2)",
+}
+
+
+def printed_optimum_failure(
+    vector: Sequence[sp.Expr], weights: Sequence[sp.Expr], timeout_s: float, theta: tuple[int, int] = (1, 2)
+) -> str | None:
+    """Is ``vector`` (sympy, internal a) the only optimal legal function of the consumer with error weights
+    omega rho = ``weights`` (positive, internal a) for the query <p, theta> at n = 3, for every internal a in
+    (0, 1) (every zlcn alpha > 1)?  z3 (nlsat), denominators cleared: the vector is legal, and no legal psi !=
+    vector has error <= its error; the premises (a in (0, 1), psi legal) are shown satisfiable first.  None, or
+    where it fails."""
+    a = z3.Real("a")
+    psi_s = sp.symbols("psi0:4")
+    names = {a_sym: a, **{p: z3.Real(str(p)) for p in psi_s}}
+    psi = [names[p] for p in psi_s]
+
+    def legal(v):  # expressions that are >= 0 exactly when v is legal (Definition 2, internal a)
+        out = []
+        for i in range(4):
+            out += [v[i], 1 - v[i]]
+        for i in range(3):
+            out += [
+                v[i + 1] - a_sym * v[i],
+                v[i] - a_sym * v[i + 1],
+                (1 - v[i + 1]) - a_sym * (1 - v[i]),
+                (1 - v[i]) - a_sym * (1 - v[i + 1]),
+            ]
+        return out
+
+    side = [a > 0, a < 1]
+    psi_legal = [z3_of(sp.expand(e), names) >= 0 for e in legal(list(psi_s))]
+    premises_hold(
+        [*side, *psi_legal],
+        [a == z3.RealVal("1/2"), *(p == 0 for p in psi)],
+        timeout_s,
+        "legal functions, n=3, every zlcn alpha > 1",
+    )
+    for e in legal(list(vector)):
+        out = decide([*side, z3_of(cleared(e), names) < 0], timeout_s)
+        if not out.unsat:
+            return f"at internal a={model_value(out.model, a)} the vector breaks {sp.factor(e)} >= 0"
+    sign = [-1 if theta[0] <= i <= theta[1] else 1 for i in range(4)]
+    worse = cleared(sum(sign[i] * weights[i] * (psi_s[i] - vector[i]) for i in range(4)))
+    other = z3.Or([z3_of(cleared(psi_s[i] - vector[i]), names) != 0 for i in range(4)])
+    out = decide([*side, *psi_legal, z3_of(worse, names) <= 0, other], timeout_s)
+    if not out.unsat:
+        m = out.model
+        return (
+            f"at internal a={model_value(m, a)} the legal psi = {[model_value(m, p) for p in psi]} has error <= the "
+            "vector's"
+        )
+    return None
 
 
 def is_unique_optimum(consumer: CountRangeConsumer, phi: list[Fraction], a: Fraction, timeout_s: float) -> bool:

@@ -78,9 +78,3 @@ def test_m_invertible_and_a_zero_boundary_is_singular(ctx):
 def test_step_function_legal_and_a_dropped_condition(ctx):
     assert status(z.step_function_legal(ctx)) is Status.VERIFIED
     assert status(z.step_function_legal(ctx, drop="complement")) is Status.REFUTED
-
-
-def test_lemma3_fails_at_the_boundary_queries_and_holds_inside(ctx):
-    rec = z.lemma3_boundary(ctx, n_max=3)
-    assert status(rec) is Status.REFUTED
-    assert status(z.lemma3_boundary(ctx, thetas=lambda n: [(1, n - 1)], n_max=4)) is Status.VERIFIED
