@@ -1,8 +1,9 @@
 """zlcn2013 (count-range queries): printed items not checked elsewhere, regenerated and diffed.
 
-zlcn2013 writes alpha > 1 (alpha = e^eps).  The x-hat, y-hat, rho and Theorem 3 tables are
-transcribed in paper_tables/printed/zlcn2013.json and checked by the zlcn2013 claims in
-proofs/; this module checks the printed matrix M of Theorem 7's proof sketch.
+zlcn2013 writes alpha > 1 (alpha = e^eps).  x-hat, y-hat, rho, Lemma 2's sum and Theorem 3's
+tables and relations are transcribed in paper_tables/printed/zlcn2013.json and compared by the
+zlcn2013 claims in proofs/countrange.py (lemma2, thm3); this module compares the printed matrix M
+of Theorem 7's proof sketch.
 """
 
 from __future__ import annotations
