@@ -16,11 +16,14 @@ from fractions import Fraction
 import sympy as sp
 
 from proofs.degenerate_geometric import (
-    GEOMETRIC_UNDEFINED_AT_ONE,
+    END_MECHANISMS,
+    ENDS,
     GS2010_RANGE,
+    definition4,
+    definition4_at_one,
     definition4_at_zero,
-    point_mass_pmf_at_zero,
-    point_mass_rows_private,
+    end_mechanisms_private,
+    pmf_at_end,
 )
 from udpm import linalg
 from udpm.claims import Context, Findings, checks
@@ -118,27 +121,37 @@ def _decide(claim: str, parts: list[Part], bounded: Callable[[Findings], None] |
 
 
 @checks("grs2011.ex2.1")
-def geometric_is_private(ctx: Context, pmf: Pmf = geometric_pmf) -> Findings:
+def geometric_is_private(ctx: Context, pmf: Pmf = geometric_pmf, ends: dict = END_MECHANISMS) -> Findings:
     """grs2011 Example 2.1: the alpha-geometric mechanism is alpha-DP for every alpha in (0,1), and the 0- and
-    1-geometric mechanisms it also defines (always f(d); always 0) are 0- and 1-DP."""
+    1-geometric mechanisms it also defines (always f(d); always 0) are 0- and 1-DP.  ``ends``: the mechanism built
+    at each end (alpha -> builder on results 0..n and a window of outputs), for false variants."""
     rec = _decide("grs2011.ex2.1", [prove_translation_invariant_dp(pmf)])
-    point_mass_rows_private(rec, Fraction(0), "the 0-geometric mechanism (always the true result)")
-    point_mass_rows_private(rec, Fraction(1), "the 1-geometric mechanism (always 0)")
+    end_mechanisms_private(rec, ends)
     rec.note(
-        "Example 2.1 also defines the 0-geometric mechanism (the identity) and the 1-geometric mechanism (always 0): "
-        "1-DP as equal rows; 0-DP under the reading of [0, 1/0] as [0, infinity] with 0/0 = 1 (the identity's "
-        "ratios are 1/0), the reading Example 2.1 itself needs"
+        "Example 2.1 also defines the 0-geometric mechanism (always the true result) and the 1-geometric mechanism "
+        "(always 0): each is built as a matrix on results 0..n (n = 1..5) and the outputs -n-2..2n+2, and decided "
+        "exactly: its rows are distributions inside the window (so no mass lies outside it) and every adjacent "
+        "ratio lies in [alpha, 1/alpha], read with 0/0 = 1 (grs2011 Section 2.1) and x/0 = infinity, so [0, 1/0] is "
+        "[0, infinity] at alpha = 0"
     )
     return rec
 
 
 @checks("gs2010.def1")
 def geometric_is_distribution_and_private(ctx: Context, pmf: Pmf = geometric_pmf) -> Findings:
-    """gs2010 Definition 1: the two-sided geometric pmf sums to 1 over Z, and adding it is alpha-DP."""
+    """gs2010 Definition 1: the two-sided geometric pmf sums to 1 over Z, and adding it is alpha-DP, for alpha in
+    the printed [0, 1] (Section 2.1): symbolically on (0, 1), exactly at the ends 0 and 1 (0^0 = 1)."""
     rec = _decide("gs2010.def1", [prove_sums_to_one(pmf), prove_translation_invariant_dp(pmf)])
-    point_mass_pmf_at_zero(rec)
+    for e in ENDS:
+        pmf_at_end(rec, pmf, e)
     rec.note(
-        f"the printed boundary: {GS2010_RANGE}; alpha = 0 holds (the point mass at 0); {GEOMETRIC_UNDEFINED_AT_ONE}"
+        f"the printed boundary: {GS2010_RANGE}; decided on the printed pmf at each end: at alpha = 0 it is the point "
+        "mass at 0 (sum 1, 0-DP with x/0 = infinity); at alpha = 1 it is 0 at every z and sums to 0, so Definition "
+        "1 as printed is false at alpha = 1 (the printed range [0, 1] would need to be [0, 1))"
+    )
+    rec.value(
+        corrected_statement="Definition 1's pmf is a distribution and alpha-DP for alpha in [0, 1); at alpha = 1 "
+        "(1 - alpha)/(1 + alpha) alpha^|z| = 0 for every z",
     )
     return rec
 
@@ -257,10 +270,14 @@ def spreading_weight(r: Expr) -> Expr:
 
 @checks("gs2010.def4")
 def range_restricted_equivalent_to_geometric(
-    ctx: Context, weight: Callable[[Expr], Expr] = spreading_weight
+    ctx: Context,
+    weight: Callable[[Expr], Expr] = spreading_weight,
+    g_at_end: Callable[[int, Fraction], list[list[Fraction]]] = definition4,
+    pmf: Pmf = geometric_pmf,
 ) -> Findings:
     """gs2010 Definition 4: the range-restricted geometric G is derivable from the geometric
-    mechanism and vice versa, for all n >= 1 and alpha in (0, 1).
+    mechanism and vice versa, for all n >= 1 and alpha in (0, 1), and at the printed ends alpha = 0 and 1
+    (``g_at_end``: Definition 4's matrix there; ``pmf``: Definition 1's, both for false variants).
 
     G from geometric: the clamp remap, proved for all n in grs2011.ex2.2 (a declared dependency
     of this claim in udpm.catalog, so this claim's status is capped by that one's).  Geometric from G: keep
@@ -278,11 +295,16 @@ def range_restricted_equivalent_to_geometric(
     lhs = a**q / (1 + a) * weight(p)
     parts.append((is_zero(lhs - geometric_pmf(p + q)), "G[i][n] (1-a) a^(r-n) = Pr[Delta = r - i] for r >= n"))
     rec = _decide("gs2010.def4", parts, lambda rec: _clamp_remap_matches(rec, truncated_geometric))
-    definition4_at_zero(rec)
+    definition4_at_zero(rec, g_at_end)
+    definition4_at_one(rec, pmf)
     rec.note(
         f"the printed boundary: {GS2010_RANGE}; alpha = 0 holds (both mechanisms are the identity); at alpha = 1 "
-        "G_{n,1} is a mechanism but the geometric mechanism it is to be equivalent to is not: "
-        f"{GEOMETRIC_UNDEFINED_AT_ONE}"
+        "G_{n,1} is a mechanism (rows (1/2, 0, ..., 0, 1/2)) but Definition 1's pmf is 0 at every z, so the "
+        "1-geometric mechanism's rows sum to 0 and no stochastic remap turns either into the other: refuted at "
+        "alpha = 1 as printed"
+    )
+    rec.value(
+        corrected_statement="G_{n,alpha} and the alpha-geometric mechanism derive each other for alpha in [0, 1)",
     )
     return rec
 

@@ -116,7 +116,7 @@ GAPS = sp.symbols("u1:4", nonnegative=True)
 #: A chain with distinct levels: where the check's ``order`` puts them says how it orders the symbolic levels.
 PROBE = (Fraction(1, 4), Fraction(1, 2), Fraction(3, 4))
 #: Rational gaps where an entry without a sign certificate is evaluated exactly for a negative value.
-GAP_POINTS = (0, sp.Rational(1, 2), 1, 2, 5)
+GAP_POINTS = (1, sp.Rational(1, 2), 2, 5, 0)
 
 
 def symbolic_levels(order: Callable[[Sequence[Fraction]], Sequence[Fraction]]) -> list[sp.Expr]:
@@ -154,31 +154,50 @@ def negative_point(e: sp.Expr) -> dict | None:
     return None
 
 
+def symbolic_g_inverse(n: int, x: sp.Symbol) -> sp.Matrix:
+    """G_{n,x}^-1 = D^-1 Tri / (1 - x^2): G = G' D with G' = [x^|i-j|] and D the column scales 1/(1+x) (columns 0, n)
+    and (1-x)/(1+x); Tri is tridiagonal, diagonal (1, 1+x^2, ..., 1+x^2, 1), off-diagonal -x.  The caller checks
+    G G^-1 = I."""
+    m = n + 1
+    tri = sp.Matrix(m, m, lambda i, j: (1 if i in (0, n) else 1 + x**2) if i == j else (-x if abs(i - j) == 1 else 0))
+    d_inv = sp.diag(*[(1 + x) if j in (0, n) else (1 + x) / (1 - x) for j in range(m)])
+    return d_inv * tri / (1 - x**2)
+
+
+def lemma3_symbolic(n: int) -> sp.Matrix:
+    """Lemma 3's T_{x,y} = G_{n,x}^-1 G_{n,y} at symbolic levels x, y (sympy), after checking G_x G_x^-1 = I."""
+    x, y = sp.symbols("x y")
+    inv = symbolic_g_inverse(n, x)
+    if any(sp.cancel(e) != 0 for e in symbolic_g(n, x) * inv - sp.eye(n + 1)):
+        raise ArithmeticError(f"n={n}: the closed form of G_x^-1 is not the inverse of G_x")
+    return (inv * symbolic_g(n, y)).applyfunc(sp.cancel)
+
+
 def symbolic_stage_failure(n: int, order: Callable[[Sequence[Fraction]], Sequence[Fraction]] = sorted) -> str | None:
     """gs2010 Algorithm 1 with Lemma 3's stages at three symbolic levels (sympy, this n): each stage
-    T = G_(alpha_i)^-1 G_(alpha_(i+1)) is stochastic (rows sum to 1; every entry >= 0 by a sign certificate in the
-    gaps u >= 0), and G_(alpha_1) T_2 T_3 = G_(alpha_3).  None if all hold; else the failure (a negative entry at an
-    exact point, or the identity that fails)."""
+    T = G_(alpha_i)^-1 G_(alpha_(i+1)) is stochastic (rows sum to 1 and G_x T = G_y at symbolic x, y; every entry
+    >= 0 by a sign certificate in the gaps u >= 0), so G_(alpha_1) T_2 T_3 = G_(alpha_3) is a release of mechanisms.
+    None if all hold; else the failure (a negative entry at an exact point, or the identity that fails)."""
     levels = symbolic_levels(order)
-    gs = [symbolic_g(n, x) for x in levels]
+    x, y = sp.symbols("x y")
+    t_xy = lemma3_symbolic(n)
     ones = sp.ones(n + 1, 1)
-    stages = []
+    if any(sp.cancel(e) != 0 for e in t_xy * ones - ones):
+        return f"n={n}: a row of Lemma 3's T = G_x^-1 G_y does not sum to 1"
+    if any(sp.cancel(e) != 0 for e in symbolic_g(n, x) * t_xy - symbolic_g(n, y)):
+        return f"n={n}: G_x T != G_y"
     for i in range(2):
-        t = (gs[i].inv() * gs[i + 1]).applyfunc(sp.cancel)
-        stages.append(t)
-        if any(sp.cancel(e) != 0 for e in t * ones - ones):
-            return f"n={n}: a row of T_{i + 2} = G_(alpha_{i + 1})^-1 G_(alpha_{i + 2}) does not sum to 1"
-        for (r, c), e in ((rc, t[rc]) for rc in itertools.product(range(n + 1), repeat=2)):
+        t = t_xy.subs({x: levels[i], y: levels[i + 1]}, simultaneous=True)
+        for r, c in itertools.product(range(n + 1), repeat=2):
+            e = t[r, c]
             if sign_certificate(e):
                 continue
             env = negative_point(e)
             if env is None:
                 return f"undecided: T_{i + 2}[{r}][{c}] = {sp.factor(e)} has no sign certificate and no negative point"
-            lv = ", ".join(f"alpha_{k + 1} = {sp.nsimplify(x.subs(env))}" for k, x in enumerate(levels))
+            lv = ", ".join(f"alpha_{k + 1} = {sp.nsimplify(v.subs(env))}" for k, v in enumerate(levels))
             return (f"n={n}, {lv}: T_{i + 2}[{r}][{c}] = {e.subs(env)} < 0, so Lemma 3's stage "
                     f"G_(alpha_{i + 1})^-1 G_(alpha_{i + 2}) is not a mechanism")
-    if any(sp.cancel(e) != 0 for e in gs[0] * stages[0] * stages[1] - gs[2]):
-        return f"n={n}: G_(alpha_1) T_2 T_3 != G_(alpha_3) at symbolic levels"
     return None
 
 
@@ -192,7 +211,7 @@ def multi_level_release(
     distributed as the alpha_i-geometric mechanism G_{n,alpha_i} applied to the true result."""
     rec = Findings("gs2010.alg1")
     n_max = 4 if ctx.quick else 7
-    n_sym = 2 if ctx.quick else 3
+    n_sym = 2 if ctx.quick else 4
     chains = [tuple(order(c)) for c in _chains(ctx)]
     for n in range(1, n_max + 1):
         for chain in chains:
@@ -225,8 +244,8 @@ def multi_level_release(
             alpha="symbolic alphas a1, a2, a3",
             kind=BOUNDED,
             method="sympy: Lemma 3's stages G_(a_i)^-1 G_(a_(i+1)) at symbolic ordered levels, sign certificates",
-            covers="every chain 0 <= a1 <= a2 <= a3 < 1 (three levels): each stage stochastic, the composition "
-            "G_a1 T_2 T_3 = G_a3",
+            covers="every chain 0 <= a1 <= a2 <= a3 < 1 (three levels): each stage G_(a_i) T = G_(a_(i+1)) "
+            "is stochastic, so the composition G_a1 T_2 T_3 = G_a3 is a release of mechanisms",
         ) as dec:
             bad = symbolic_stage_failure(n, order)
             if bad and bad.startswith("undecided"):

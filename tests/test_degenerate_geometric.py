@@ -10,15 +10,16 @@ from proofs.column_replacement import lemma2_functional
 from proofs.degenerate_geometric import (
     definition4,
     definition4_at_zero,
+    end_mechanisms_private,
     every_consumer_at_boundary,
     in_band,
     lemma1_at_boundary,
     lemma2_at_boundary,
     lemma3_at_boundary,
     point_mass_pmf_at_zero,
-    point_mass_rows_private,
     post_processing_at_zero,
     theorem2_at_boundary,
+    zero_geometric,
 )
 from proofs.derivability import three_term
 from udpm import linalg
@@ -76,15 +77,14 @@ def test_the_ratio_band_reads_zero_over_zero_as_one_and_x_over_zero_as_infinity(
 
 def test_the_point_mass_mechanisms_are_private_at_their_level_only():
     rec = Findings("grs2011.ex2.1")
-    point_mass_rows_private(rec, F(0), "identity")
-    point_mass_rows_private(rec, F(1), "always 0")
+    end_mechanisms_private(rec)
     point_mass_pmf_at_zero(rec)
     definition4_at_zero(rec)
     assert {d.outcome for d in rec.decisions} == {Outcome.HOLDS}
     rec = Findings("grs2011.ex2.1")
-    point_mass_rows_private(rec, F(1, 2), "the identity claimed 1/2-DP")  # a false variant
-    (d,) = rec.decisions
-    assert d.outcome is Outcome.COUNTEREXAMPLE and "ratio outside the band" in d.detail
+    end_mechanisms_private(rec, {F(1): zero_geometric}, sizes=(1,))  # the identity claimed 1-DP: a false variant
+    assert [d.outcome for d in rec.decisions] == [Outcome.COUNTEREXAMPLE] * 2
+    assert all("ratio outside [1, 1/1]" in d.detail for d in rec.decisions)
 
 
 def test_grs2009_example_2_2_at_alpha_zero_and_a_false_formula():

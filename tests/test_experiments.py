@@ -27,7 +27,7 @@ F = Fraction
         (ex11.appendix_b, Status.VERIFIED),
         (ex11.example_a1, Status.REPRODUCED),
         (ex09.figures_2_3, Status.VERIFIED),
-        (ex10.table_1, Status.ERRATUM),
+        (ex10.table_1, Status.REFUTED),  # as printed: (a) is no mechanism, (a) != (b)(c); corrected, all hold
         (ex10.figure_1, Status.REPRODUCED),
         (exz.theorem_7_matrix, Status.REFUTED),  # 'a symmetric matrix M' is false as printed
     ],
@@ -126,7 +126,7 @@ def test_appB_non_mechanism_is_refuted():
     assert res.status is Status.REFUTED and "is not a mechanism" in res.counterexample
 
 
-def test_table1_part_that_is_not_a_mechanism_is_refuted(monkeypatch):
+def test_table1_part_that_is_not_a_mechanism_is_refuted():
     import dataclasses
 
     def fake(p, k):
@@ -137,9 +137,10 @@ def test_table1_part_that_is_not_a_mechanism_is_refuted(monkeypatch):
             return dataclasses.replace(item, values=values)
         return item
 
-    monkeypatch.setattr(ex10, "printed", fake)
-    res = ex10.table_1(CTX)
-    assert res.status is Status.REFUTED and "Table 1(c) (errata applied) is not an interaction" in res.counterexample
+    res = ex10.table_1(CTX, source=fake)
+    assert res.status is Status.REFUTED
+    failed = [d.detail for d in res.decisions if str(d.outcome) == "counterexample"]
+    assert any("Table 1(c) corrected (errata applied) is not an interaction" in d for d in failed)
 
 
 # ---------------------------------------------------------------- the grid: what ran, per claim
@@ -226,11 +227,9 @@ def test_table1_wrong_loss_leaves_unclassified_differences():
     assert res.status is Status.REFUTED and "bounded exact LP certificate" in res.counterexample
 
 
-def test_fig1_plot_for_another_alpha_is_caught():
-    res = ex10.figure_1(CTX, values=lambda: ex10.figure_1_values(F(1, 4)))
-    assert res.status is Status.ERRATUM
-    want = [("Figure 1[0]", "0.2", "0.25", UNCLASSIFIED)]
-    assert [(e.entry, e.printed, e.correct, e.cls) for e in res.errata] == want
+def test_fig1_caption_alpha_one_is_refuted():
+    res = ex10.figure_1(CTX, caption=["1", "5"])  # Definition 1's pmf at alpha = 1 is 0 everywhere
+    assert res.status is Status.REFUTED and "sum to 0, not 1" in res.counterexample
 
 
 def test_exact_decimal():
@@ -238,25 +237,20 @@ def test_exact_decimal():
         "0.2", "0.25", "5", "-0.075", "1/3"]
 
 
-def test_fig1_plot_centred_elsewhere_is_caught():
-    res = ex10.figure_1(CTX, values=lambda: ex10.figure_1_values(result=6))
-    assert [(e.entry, e.printed, e.correct) for e in res.errata] == [("Figure 1[1]", "5", "6")]
+def test_fig1_caption_alpha_outside_the_range_is_refuted():
+    res = ex10.figure_1(CTX, caption=["1.2", "5"])
+    assert res.status is Status.REFUTED and "outside gs2010's range [0, 1]" in res.counterexample
 
 
-def test_fig1_plot_that_is_not_geometric_is_refuted():
-    def skewed():
-        pmf = ex10.figure_1_values()
-        pmf[7] *= 2
-        return pmf
-
-    res = ex10.figure_1(CTX, values=skewed)
-    assert res.status is Status.REFUTED and "neighbouring ratios differ" in res.counterexample
+def test_fig1_pmf_with_a_wrong_constant_is_refuted():
+    res = ex10.figure_1(CTX, pmf=lambda z, a: (1 - a) / (2 + a) * a ** abs(z))
+    assert res.status is Status.REFUTED and "by the library" in res.counterexample
 
 
-def test_fig1_values_are_read_off_the_plot_not_the_defaults():
+def test_fig1_values_are_computed_at_the_printed_constants():
     res = ex10.figure_1(CTX)
     assert res.values["realised alpha"] == "1/5" and res.values["mode"] == "5"
-    assert res.values["Pr[output = 5]"] == "2/3"
+    assert res.values["Pr[output = 5]"] == "2/3" and res.values["total mass"] == "1"
 
 
 def test_thm7_matrix_wrong_exponent_is_caught():
@@ -293,3 +287,18 @@ def test_figures_are_byte_deterministic(tmp_path):
     first = [p.read_bytes() for p in figures.render_all(tmp_path / "a")]
     second = [p.read_bytes() for p in figures.render_all(tmp_path / "b")]
     assert first == second and all(b.startswith(b"\x89PNG") for b in first)
+
+
+def test_fig1_plotted_values_for_another_alpha_are_refuted():
+    res = ex10.figure_1(CTX, values=lambda: ex10.figure_1_values(F(1, 4)))
+    assert res.status is Status.REFUTED and "by the library" in res.counterexample
+
+
+def test_fig1_plotted_values_that_are_not_geometric_are_refuted():
+    def skewed():
+        pmf = ex10.figure_1_values()
+        pmf[7] *= 2
+        return pmf
+
+    res = ex10.figure_1(CTX, values=skewed)
+    assert res.status is Status.REFUTED and "Pr[output = 7]" in res.counterexample

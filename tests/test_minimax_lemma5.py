@@ -37,8 +37,10 @@ def proved() -> Findings:
 def test_lemma5_is_proved_for_all_n_and_the_sampled_lexicographic_optima_stay_as_a_cross_check(proved):
     res = proved.result()
     assert res.status is Status.PROVED and res.symbolic_alpha
-    all_n = proved.decided(ALL_N)
+    all_n = [d for d in proved.decided(ALL_N) if d.instance.alpha == l5.SYMBOLIC_ALPHA]
     assert len(all_n) == PARTS and all(d.outcome.value == "holds" for d in all_n)
+    ends = [d for d in proved.decided(ALL_N) if d.instance.alpha in ("0", "1")]
+    assert len(ends) == 2 and all(d.outcome.value == "holds" for d in ends)
     assert all(d["smt"]["agreement"] == "z3+cvc5" for d in (x.to_json() for x in all_n))
     assert grid_text(res.grid[str(SAMPLED)]) == CONSUMER_GRID
     sampled = [dict(d.instance.params) for d in proved.decided(SAMPLED)]
@@ -159,4 +161,7 @@ def test_the_pattern_checker_of_the_sampled_cross_check_on_hand_made_matrices():
 def test_the_flipped_pattern_is_refuted_by_the_sampled_cross_check():
     bad = l5.adjacent_rows(CTX, flip=True)
     assert bad.status is Status.REFUTED and "between the two tight blocks" in bad.counterexample
-    assert len(bad.decided(ALL_N)) == PARTS  # the all-n argument holds; the flipped pattern is not the lemma's
+    symbolic = [d for d in bad.decided(ALL_N) if d.instance.alpha == l5.SYMBOLIC_ALPHA]
+    assert len(symbolic) == PARTS  # the all-n argument holds; the flipped pattern is not the lemma's
+    (zero,) = [d for d in bad.decided(ALL_N) if d.instance.alpha == "0"]  # the identity at alpha = 0 breaks it
+    assert zero.outcome.value == "counterexample"
