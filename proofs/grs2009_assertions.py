@@ -6,7 +6,8 @@ its parameters carry the printed values, so that a test can feed a changed state
 * grs2009.ex2.1: the alpha-geometric pmf is a distribution and adding it is alpha-DP, alpha in [0, 1].
 * grs2009.lp: the user-specific LP (2)-(6) with its privacy rows quantified as printed.
 * grs2009.lemma5.6.proof: the elimination identity and the two inequalities of Lemma 5.6's proof.
-* grs2009.lemma5.11.count: the count of responses the proof of Lemma 5.11 maps to each column.
+* grs2009.lemma5.11.count: the count of responses the proof of Lemma 5.11 maps to each column (on optimal
+  vertices of full-support, strictly monotone users, the proof's setting: it rests on grs2009.lemma5.9.strict).
 * grs2009.fn4: footnote 4, vertices that are not remaps of G are optimal for no user.
 * grs2009.sec2.3: a remap preserves alpha-DP.
 * grs2009.sec1.monotone: alpha-DP implies alpha'-DP for alpha' <= alpha; input-independent mechanisms.
@@ -300,7 +301,8 @@ def lemma_5_11_count(
     are mapped to k_i"; the interval has s_i + 1 integers.  Decided (1) on the certified unique optimum (an optimal
     vertex) of a full-support, strictly monotone user at n = 2, alpha = 1/2; (2) on Figure 3's printed constraint
     matrix (n = 5); (3) for every constraint matrix of Lemma 5.9's form with s = z at n <= 4 (those of the block
-    remaps of G, Lemma 5.10), a superset of the optimal vertices' matrices by Lemma 5.9: recorded as an instance
+    remaps of G, Lemma 5.10), a superset of the optimal vertices' matrices by Lemma 5.9 (for full-support,
+    strictly monotone users: grs2009.lemma5.9.strict, declared depends_on): recorded as an instance
     only where the count holds on all of them (a mismatch there need not be an optimal vertex: a value)."""
     rec = Findings("grs2009.lemma5.11.count")
     a = F(1, 2)

@@ -17,11 +17,14 @@ Checked as printed, and where not:
 * grs2009 Section 5 fixes "a user with prior {p_i} and a loss function
   monotone in |i - r|" and an optimal vertex: any prior, a loss that need not
   be strictly monotone.  Its proofs use full support and strict monotonicity
-  and footnote 3 claims the extension by a limit argument.  The grs2009
-  checks here decide the statements for full-support users with strictly
-  monotone losses (the strengthened hypotheses); the printed, broader
-  statement is the separate verdict grs2009.fn3 (proofs/footnotes.py), which
-  refutes the extension with a certified optimal vertex.
+  and footnote 3 claims the extension by a limit argument.  The printed
+  Lemmas 5.5, 5.6, 5.8, 5.9 and Corollary 5.7 declare the two parts of that
+  class (proofs/footnotes.py: STRICT_REGION, FN3_REGION): their checks decide
+  the first per (n, alpha) by SMT, and the second by footnote 3's certified
+  optimal vertex, whose constraint matrix the lemma's own exact test rejects
+  (so each is refuted as printed).  The statements under the proofs'
+  hypotheses are the claims ``<id>.strict`` (restates, hypothesis), decided
+  by the same code on the same grid, their instances without a region.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from fractions import Fraction
 
 import z3
 
+from proofs.footnotes import FN3_REGION, STRICT_REGION, decide_fn3_witness
 from proofs.postprocessing import rows_not_all_down_all_n, zero_propagation_all_n
 from proofs.signature_lemmas import PROPERTIES
 from proofs.signatures_encoding import Property, _val, search
@@ -42,8 +46,15 @@ from udpm.signatures import (
     SLACK,
     UP,
     ZERO,
+    Signature,
+    count,
+    downs,
+    is_unimodal_row,
+    nonzero_columns,
+    zero_columns,
 )
 from udpm.smt import decide, fresh_context, premise_witness
+from udpm.variants import false_variant
 
 F = Fraction
 SYMBOLIC_ALPHA = "symbolic alpha in (0,1)"
@@ -74,10 +85,76 @@ FEASIBLE = "every feasible mechanism of (4)-(7)"
 OPTIMAL = "every optimal mechanism of every full-support user with a strictly legal loss"
 OPTIMAL_VERTEX = "every optimal vertex (exact rank test) of every full-support user with a strictly legal loss"
 GRS2009_NOTE = (
-    "grs2009 Section 5 fixes any prior and a loss merely monotone in |i-r|; checked here for full-support "
-    "priors and strictly monotone losses (the hypotheses its proofs use). The printed, broader statement is "
-    "the separate verdict grs2009.fn3, which refutes footnote 3's extension"
+    "grs2009 Section 5 fixes any prior and a loss merely monotone in |i-r|: the printed class has two parts, "
+    f"'{STRICT_REGION}' (the hypotheses the proofs use, decided per (n, alpha)) and '{FN3_REGION}' (decided by "
+    "footnote 3's certified optimal vertex, which refutes the printed lemma; see grs2009.fn3)"
 )
+GRS2009_STRICT_NOTE = (
+    "the printed lemma under the hypotheses its proof uses (full-support prior, strictly monotone loss); "
+    "footnote 3's extension to the rest of the printed class is refuted (grs2009.fn3 and the printed claim)"
+)
+STRICT = ".strict"
+#: The grs2009 Section 5 claims whose printed users' class has the parts STRICT_REGION and FN3_REGION.
+GRS2009_SPLIT = (
+    "grs2009.lemma5.5",
+    "grs2009.lemma5.6",
+    "grs2009.cor5.7",
+    "grs2009.lemma5.8",
+    "grs2009.lemma5.9",
+    "grs2009.lemma5.11",
+)
+
+
+def printed_id(cid: str) -> str:
+    """The printed claim a ``.strict`` claim restates (``cid`` itself otherwise)."""
+    return cid.removesuffix(STRICT)
+
+
+def region_of(cid: str, variant: dict | None = None) -> str:
+    """The region the (n, alpha) instances of ``cid`` decide: STRICT_REGION for a printed grs2009 Section 5 lemma
+    (its grid assumes the proofs' hypotheses), '' (the class whole) for a ``.strict`` claim, whose class is that
+    region, for every other claim, and for a variant that drops full support or strictness (its search covers
+    the printed users' class whole at that (n, alpha))."""
+    widened = variant is not None and (variant.get("full_support") is False or variant.get("strict") is False)
+    return STRICT_REGION if cid in GRS2009_SPLIT and not widened else ""
+
+
+def _fn3_breaks(cid: str, prop: Property):
+    """The lemma's exact test (``prop.holds``, the one that re-checks every SMT model) on a constraint matrix, and,
+    where it fails, how (facts read off the matrix)."""
+
+    def breaks(sig: Signature) -> str | None:
+        if prop.holds(sig):
+            return None
+        s, z = count(sig, SLACK), len(zero_columns(sig))
+        if cid == "grs2009.lemma5.5":
+            bad = [i for i, row in enumerate(sig) if not is_unimodal_row(row)]
+            how = "; ".join(f"row {i} is {''.join(c for c in sig[i] if c != ZERO)} (Z ignored)" for i in bad)
+            return f"{how}: not downs, at most one S, ups"
+        if cid == "grs2009.lemma5.6":
+            bad = [i for i in range(len(sig) - 1) if downs(sig[i + 1]) < downs(sig[i]) + (SLACK not in sig[i + 1])]
+            return "; ".join(
+                f"row {i + 1} has {downs(sig[i + 1])} down(s) and {'an' if SLACK in sig[i + 1] else 'no'} S, row {i} "
+                f"has {downs(sig[i])}"
+                for i in bad
+            )
+        if cid == "grs2009.cor5.7":
+            return f"s = {s} S entries < z = {z} Z-columns"
+        if cid == "grs2009.lemma5.8":
+            return f"s = {s} S entries != z = {z} Z-columns"
+        if cid == "grs2009.lemma5.9":
+            n, out, s_before = len(sig), [], 0
+            for k, j in enumerate(nonzero_columns(sig)):
+                col = [sig[i][j] for i in range(n)]
+                want = [UP] * (k + s_before) + [SLACK] * col.count(SLACK)
+                want = (want + [DOWN] * n)[:n]
+                if col != want:
+                    out.append(f"non-Z column {k} (column {j}) is {''.join(col)}, the lemma says {''.join(want)}")
+                s_before += col.count(SLACK)
+            return "; ".join(out) or "the lemma's column form fails"
+        return "the lemma's exact test fails on this constraint matrix"
+
+    return breaks
 
 
 def _covers(prop: Property) -> str:
@@ -91,11 +168,14 @@ def _default_plan(ctx: Context, prop: Property) -> dict[Fraction, int]:
 
 
 def signature_instance(cid: str, ctx: Context, prop: Property, n: int, a: Fraction, **variant) -> Findings:
-    """Decide ``prop`` at one (n, alpha): one instance, and its premise witness (and non-vertex cuts) as values."""
+    """Decide ``prop`` at one (n, alpha): one instance, and its premise witness (and non-vertex cuts) as values.
+
+    The instance decides the region ``region_of(cid, variant)`` of the claim's printed class."""
     rec = Findings(cid)
     method = "smt-unsat, vertex by exact rank (cegar)" if prop.vertex else "smt-unsat"
     found = None
-    with rec.deciding(n=n, alpha=a, kind=BOUNDED, method=method, covers=_covers(prop)) as d:
+    region = region_of(cid, variant)
+    with rec.deciding(n=n, alpha=a, kind=BOUNDED, method=method, covers=_covers(prop), region=region) as d:
         found = search(n, a, prop, ctx.solver_timeout, **variant)
         if found.counterexample is not None:
             d.counterexample(str(found.counterexample))
@@ -107,8 +187,10 @@ def signature_instance(cid: str, ctx: Context, prop: Property, n: int, a: Fracti
 
 
 def signature_plan(cid: str) -> Plan:
-    """One task per (n, alpha) of the claim's default plan (udpm.claims.Plan): descriptors (n, "alpha")."""
-    prop = PROPERTIES[cid]
+    """One task per (n, alpha) of the claim's default plan (udpm.claims.Plan): descriptors (n, "alpha").
+
+    A ``.strict`` claim decides the property of the printed claim it restates."""
+    prop = PROPERTIES[printed_id(cid)]
     return Plan(
         tasks=lambda ctx: [(n, str(a)) for n, a in _plan_pairs(_default_plan(ctx, prop))],
         decide=lambda ctx, task: signature_instance(cid, ctx, prop, task[0], Fraction(task[1])),
@@ -121,9 +203,12 @@ def bounded_signature_claim(
     """Decide ``prop`` for every (n, alpha) of the plan; ``variant`` changes hypotheses (false variants).
 
     The claim's own run (default plan, property and hypotheses) takes each (n, alpha) from udpm.claims.part,
-    so that an executor may decide them as separate tasks; the record is the same either way."""
+    so that an executor may decide them as separate tasks; the record is the same either way.
+
+    A printed grs2009 Section 5 lemma (GRS2009_SPLIT) decides its grid in STRICT_REGION and the part FN3_REGION by
+    footnote 3's witness, with ``prop``'s exact test; its ``.strict`` claim decides the grid alone, whole."""
     rec = Findings(cid)
-    planned = plan is None and not variant and prop is PROPERTIES.get(cid)
+    planned = plan is None and not variant and prop is PROPERTIES.get(printed_id(cid))
     plan = plan or _default_plan(ctx, prop)
     witnesses, excluded = [], []
     for n, a in _plan_pairs(plan):
@@ -155,8 +240,11 @@ def bounded_signature_claim(
             "assumes #S <= #Z-columns at optimal vertices (the paper's Lemma 5.8, decided by the exact rank test "
             "on the same (n, alpha) grid and declared depends_on), as the paper's proof does"
         )
-    if cid.startswith("grs2009") and prop.optimal:
+    if cid in GRS2009_SPLIT:
+        decide_fn3_witness(rec, ctx, _fn3_breaks(cid, prop), "the lemma's exact test on its constraint matrix")
         rec.note(GRS2009_NOTE)
+    elif cid.startswith("grs2009") and cid.endswith(STRICT):
+        rec.note(GRS2009_STRICT_NOTE)
     return rec
 
 
@@ -188,9 +276,19 @@ def lemma_5_5(ctx: Context, prop: Property = PROPERTIES["grs2011.lemma5.5"], pla
 
 @checks("grs2009.lemma5.5", plan=signature_plan("grs2009.lemma5.5"))
 def grs2009_lemma_5_5(ctx: Context, prop: Property = PROPERTIES["grs2009.lemma5.5"], plan=None, **variant) -> Findings:
-    """grs2009 Lemma 5.5: every row of the constraint matrix of an optimal mechanism is downs, at most one S, ups
-    (decided for every optimal mechanism, vertex or not, of full-support strictly monotone users)."""
+    """grs2009 Lemma 5.5 as printed (any prior, any monotone loss): every row of the constraint matrix of an optimal
+    vertex is downs, at most one S, ups.  Full-support strictly monotone users: decided for every optimal
+    mechanism, vertex or not, per (n, alpha); the rest: refuted by footnote 3's witness (row 0 is up, down)."""
     return bounded_signature_claim("grs2009.lemma5.5", ctx, prop, plan, **variant)
+
+
+@checks("grs2009.lemma5.5.strict", plan=signature_plan("grs2009.lemma5.5.strict"))
+def grs2009_lemma_5_5_strict(
+    ctx: Context, prop: Property = PROPERTIES["grs2009.lemma5.5"], plan=None, **variant
+) -> Findings:
+    """grs2009 Lemma 5.5 for full-support priors and strictly monotone losses (the proof's hypotheses): the
+    printed lemma's grid, whole."""
+    return bounded_signature_claim("grs2009.lemma5.5.strict", ctx, prop, plan, **variant)
 
 
 @checks("grs2011.lemma5.6", plan=signature_plan("grs2011.lemma5.6"))
@@ -202,18 +300,40 @@ def lemma_5_6(ctx: Context, prop: Property = PROPERTIES["grs2011.lemma5.6"], pla
 
 @checks("grs2009.lemma5.6", plan=signature_plan("grs2009.lemma5.6"))
 def grs2009_lemma_5_6(ctx: Context, prop: Property = PROPERTIES["grs2009.lemma5.6"], plan=None, **variant) -> Findings:
-    """grs2009 Lemma 5.6: row i+1 of the constraint matrix has at least one more down than row i, or, if it has an
-    S, at least as many (every optimal mechanism of full-support strictly monotone users)."""
+    """grs2009 Lemma 5.6 as printed: row i+1 of the constraint matrix has at least one more down than row i, or, if
+    it has an S, at least as many.  Full-support strictly monotone users: every optimal mechanism per (n, alpha);
+    the rest: refuted by footnote 3's witness (rows 0 and 1 have one down each, no S)."""
     return bounded_signature_claim("grs2009.lemma5.6", ctx, prop, plan, **variant)
+
+
+@checks("grs2009.lemma5.6.strict", plan=signature_plan("grs2009.lemma5.6.strict"))
+def grs2009_lemma_5_6_strict(
+    ctx: Context, prop: Property = PROPERTIES["grs2009.lemma5.6"], plan=None, **variant
+) -> Findings:
+    """grs2009 Lemma 5.6 for full-support priors and strictly monotone losses (the proof's hypotheses)."""
+    return bounded_signature_claim("grs2009.lemma5.6.strict", ctx, prop, plan, **variant)
 
 
 @checks("grs2009.cor5.7", plan=signature_plan("grs2009.cor5.7"))
 def grs2009_corollary_5_7(
     ctx: Context, prop: Property = PROPERTIES["grs2009.cor5.7"], plan=None, **variant
 ) -> Findings:
-    """grs2009 Corollary 5.7: #S >= #Z-columns, decided for EVERY optimal mechanism (not only vertices) of a
-    full-support strictly legal user; grs2011 Lemma 5.8 gives the other inequality at vertices."""
-    rec = bounded_signature_claim("grs2009.cor5.7", ctx, prop, plan, **variant)
+    """grs2009 Corollary 5.7 as printed: #S >= #Z-columns, decided for EVERY optimal mechanism (not only vertices)
+    of a full-support strictly legal user; grs2011 Lemma 5.8 gives the other inequality at vertices.  The rest of
+    the printed users: refuted by footnote 3's witness (s = 0 < z = 1)."""
+    return _corollary_5_7("grs2009.cor5.7", ctx, prop, plan, **variant)
+
+
+@checks("grs2009.cor5.7.strict", plan=signature_plan("grs2009.cor5.7.strict"))
+def grs2009_corollary_5_7_strict(
+    ctx: Context, prop: Property = PROPERTIES["grs2009.cor5.7"], plan=None, **variant
+) -> Findings:
+    """grs2009 Corollary 5.7 for full-support priors and strictly monotone losses (the proof's hypotheses)."""
+    return _corollary_5_7("grs2009.cor5.7.strict", ctx, prop, plan, **variant)
+
+
+def _corollary_5_7(cid: str, ctx: Context, prop: Property, plan, **variant) -> Findings:
+    rec = bounded_signature_claim(cid, ctx, prop, plan, **variant)
     if not variant:
         # The reverse inequality (grs2011 Lemma 5.8) needs the vertex hypothesis: a non-vertex optimum with #S > #Z.
         first = None
@@ -229,8 +349,8 @@ def grs2009_corollary_5_7(
             )
         )
         rec.note(
-            "no conflict with grs2011 Lemma 5.8: 5.7 (>=) holds for all optima, 5.8 (<=) for optimal vertices, "
-            "together #S = #Z (grs2009 Lemma 5.8)"
+            "no conflict with grs2011 Lemma 5.8: for full-support strictly monotone users 5.7 (>=) holds for all "
+            "optima, 5.8 (<=) for optimal vertices, together #S = #Z (grs2009 Lemma 5.8)"
         )
     return rec
 
@@ -244,9 +364,18 @@ def lemma_5_8(ctx: Context, prop: Property = PROPERTIES["grs2011.lemma5.8"], pla
 
 @checks("grs2009.lemma5.8", plan=signature_plan("grs2009.lemma5.8"))
 def grs2009_lemma_5_8(ctx: Context, prop: Property = PROPERTIES["grs2009.lemma5.8"], plan=None, **variant) -> Findings:
-    """grs2009 Lemma 5.8: at an optimal vertex (full-support prior, strictly monotone loss) #S = #Z-columns; both
-    halves decided, the vertex by the exact rank test only."""
+    """grs2009 Lemma 5.8 as printed: at an optimal vertex #S = #Z-columns.  Full-support prior, strictly monotone
+    loss: both halves decided per (n, alpha), the vertex by the exact rank test only; the rest of the printed
+    users: refuted by footnote 3's witness (s = 0, z = 1)."""
     return bounded_signature_claim("grs2009.lemma5.8", ctx, prop, plan, **variant)
+
+
+@checks("grs2009.lemma5.8.strict", plan=signature_plan("grs2009.lemma5.8.strict"))
+def grs2009_lemma_5_8_strict(
+    ctx: Context, prop: Property = PROPERTIES["grs2009.lemma5.8"], plan=None, **variant
+) -> Findings:
+    """grs2009 Lemma 5.8 for full-support priors and strictly monotone losses (the proof's hypotheses)."""
+    return bounded_signature_claim("grs2009.lemma5.8.strict", ctx, prop, plan, **variant)
 
 
 @checks("grs2011.lemma5.9", plan=signature_plan("grs2011.lemma5.9"))
@@ -258,9 +387,18 @@ def lemma_5_9(ctx: Context, prop: Property = PROPERTIES["grs2011.lemma5.9"], pla
 
 @checks("grs2009.lemma5.9", plan=signature_plan("grs2009.lemma5.9"))
 def grs2009_lemma_5_9(ctx: Context, prop: Property = PROPERTIES["grs2009.lemma5.9"], plan=None, **variant) -> Findings:
-    """grs2009 Lemma 5.9: at an optimal vertex the i-th non-Z column is up in rows 0..i-1+S_(i-1), S in the next
-    s_i rows and down below."""
+    """grs2009 Lemma 5.9 as printed: at an optimal vertex the i-th non-Z column is up in rows 0..i-1+S_(i-1), S in
+    the next s_i rows and down below.  Full-support strictly monotone users per (n, alpha) (with #S <= #Z from
+    grs2009.lemma5.8.strict); the rest: refuted by footnote 3's witness (its first non-Z column is up, down)."""
     return bounded_signature_claim("grs2009.lemma5.9", ctx, prop, plan, **variant)
+
+
+@checks("grs2009.lemma5.9.strict", plan=signature_plan("grs2009.lemma5.9.strict"))
+def grs2009_lemma_5_9_strict(
+    ctx: Context, prop: Property = PROPERTIES["grs2009.lemma5.9"], plan=None, **variant
+) -> Findings:
+    """grs2009 Lemma 5.9 for full-support priors and strictly monotone losses (the proof's hypotheses)."""
+    return bounded_signature_claim("grs2009.lemma5.9.strict", ctx, prop, plan, **variant)
 
 
 # --- grs2011 Lemma 5.4: the signature and the binding set determine each other -------------------
@@ -337,3 +475,34 @@ def lemma_5_4(ctx: Context, alpha_max_inclusive: bool = False) -> Findings:
             rec.value(**{f"binding set of {s}": ", ".join(sorted(b)) or "none" for s, b in table.items()})
     rec.note("entrywise: each symbol fixes a distinct local binding set, z3 unsat for symbolic alpha")
     return rec
+
+
+# --- false variants of the grs2009 .strict claims -------------------------------------------------
+# Registered beside their checks (udpm.variants; the printed claims' variants are proofs/false_variants/grs2009.py).
+
+_HALF = F(1, 2)
+
+
+@false_variant("grs2009.lemma5.5.strict", "hypothesis", "Lemma 5.5 also for optimal vertices of priors with zeros")
+def _lemma55_strict_full_support(ctx: Context) -> Findings:
+    return grs2009_lemma_5_5_strict(ctx, plan={_HALF: 3}, full_support=False)
+
+
+@false_variant("grs2009.lemma5.6.strict", "hypothesis", "Lemma 5.6 also for optimal vertices of priors with zeros")
+def _lemma56_strict_full_support(ctx: Context) -> Findings:
+    return grs2009_lemma_5_6_strict(ctx, plan={_HALF: 3}, full_support=False)
+
+
+@false_variant("grs2009.cor5.7.strict", "hypothesis", "Corollary 5.7 also for monotone losses with ties")
+def _cor57_strict_nonstrict(ctx: Context) -> Findings:
+    return grs2009_corollary_5_7_strict(ctx, plan={_HALF: 3}, strict=False)
+
+
+@false_variant("grs2009.lemma5.8.strict", "direction", "s < z (not s = z) at optimal vertices")
+def _lemma58_strict_less(ctx: Context) -> Findings:
+    return grs2009_lemma_5_8_strict(ctx, plan={_HALF: 2}, negation=lambda e: e.n_slack() >= e.n_zero_cols())
+
+
+@false_variant("grs2009.lemma5.9.strict", "hypothesis", "Lemma 5.9 also for optimal vertices of priors with zeros")
+def _lemma59_strict_full_support(ctx: Context) -> Findings:
+    return grs2009_lemma_5_9_strict(ctx, plan={_HALF: 3}, full_support=False)

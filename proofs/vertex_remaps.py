@@ -6,13 +6,18 @@
   filtered by the exact predicates, and each is reproduced exactly by its remap
   of T, whose binding rows have full rank (so any vertex with that signature IS
   that remap).  Bounded per (n, alpha), on the vertex lemmas' grid.
+* grs2009 Lemma 5.11 is printed for any prior and any monotone loss (Section
+  5's setup): the listing above decides its part "full-support priors,
+  strictly monotone losses" (the proof's hypotheses; also the claim
+  grs2009.lemma5.11.strict), and footnote 3's certified optimal vertex the
+  rest: no remap of G, deterministic (all of them) or randomized (z3 over the
+  stochastic Y), has its constraint matrix, so the printed lemma is refuted.
 * grs2009 Lemma 5.10: the column of the output receiving exactly a..b of G = T
   is up, S, down by rows: all n by sympy summation per row case, plus the exact
   column of every interval remap of T (bounded).
 
 The signature lemmas these rest on are proofs/signatures.py.
 """
-
 
 from __future__ import annotations
 
@@ -21,10 +26,19 @@ from collections.abc import Callable
 from fractions import Fraction
 
 import sympy as sp
+import z3
 
+from proofs.footnotes import decide_fn3_witness, fn3_witness
 from proofs.mechanism_vertices import is_vertex
 from proofs.signature_lemmas import PROPERTIES
-from proofs.signatures import GRS2009_NOTE, SYMBOLIC_ALPHA, _plan_pairs, vertex_plan
+from proofs.signatures import (
+    GRS2009_NOTE,
+    GRS2009_STRICT_NOTE,
+    SYMBOLIC_ALPHA,
+    _plan_pairs,
+    region_of,
+    vertex_plan,
+)
 from udpm import linalg
 from udpm.claims import Context, Findings, checks
 from udpm.errors import HarnessError, InvalidInput
@@ -41,6 +55,8 @@ from udpm.signatures import (
     render,
     signature,
 )
+from udpm.smt import decide, fresh_context, model_value
+from udpm.variants import false_variant
 
 F = Fraction
 ALPHAS = (F(1, 2), F(1, 3), F(2, 3), F(1, 10), F(9, 10))
@@ -126,7 +142,7 @@ BRUTE_N = {True: 3, False: 4}  # quick -> n <= 3 (about 0.1 s), full -> n <= 4
 
 
 def _remap_claim(
-    cid: str, ctx: Context, signatures, structure: str, holds, remap, plan: dict | None = None
+    cid: str, ctx: Context, signatures, structure: str, holds, remap, plan: dict | None = None, region: str = ""
 ) -> Findings:
     rec = Findings(cid)
     plan = plan or vertex_plan(ctx)
@@ -148,6 +164,7 @@ def _remap_claim(
             kind=BOUNDED,
             method="exact remap of T per listed signature + vertex rank",
             covers=f"every optimal vertex of every full-support strictly legal user ({structure})",
+            region=region,
         ) as d:
             total = 0
             for sig in signatures(n):
@@ -208,24 +225,125 @@ def _grs2009_structure(sig: Signature) -> bool:
     return PROPERTIES["grs2009.lemma5.9"].holds(sig) and sum(r.count(SLACK) for r in sig) == z
 
 
+def deterministic_remaps_with(sig: Signature, a: Fraction) -> tuple[list[list[int]], int]:
+    """Every deterministic remap y of G = T (each of the (n+1)^(n+1) maps) whose Y o T has constraint matrix
+    ``sig``, exactly; and the number of maps tried."""
+    n = len(sig)
+    t = truncated_geometric(n, a)
+    found, tried = [], 0
+    for y in itertools.product(range(n + 1), repeat=n + 1):
+        tried += 1
+        if signature(compose(t, deterministic_remap(list(y), n + 1)), a) == sig:
+            found.append(list(y))
+    return found, tried
+
+
+def randomized_remap_with(
+    sig: Signature, a: Fraction, timeout_s: float
+) -> tuple[list[list[Fraction]] | None, tuple[str, ...]]:
+    """A randomized remap Y of G = T (stochastic: Y >= 0, rows summing to 1) such that the constraint matrix of
+    Y o T is ``sig``, from a z3 model re-checked exactly; None when the solvers answer unsat; and the solvers the
+    answer rests on.  Linear real arithmetic: for each entry, Z: both entries 0; down: p > 0, q = alpha p; up:
+    p > 0, p = alpha q; S: p > 0, q > 0, q > alpha p, p > alpha q (p = (Y o T)_ij, q = (Y o T)_(i+1)j)."""
+    n = len(sig)
+    t = truncated_geometric(n, a)
+    with fresh_context():
+        al = z3.Q(a.numerator, a.denominator)
+        y = [[z3.Real(f"y_{r}_{j}") for j in range(n + 1)] for r in range(n + 1)]
+        facts = [v >= 0 for row in y for v in row] + [z3.Sum(row) == 1 for row in y]
+        m = [
+            [
+                z3.Sum([z3.Q(t[i][r].numerator, t[i][r].denominator) * y[r][j] for r in range(n + 1)])
+                for j in range(n + 1)
+            ]
+            for i in range(n + 1)
+        ]
+        for i in range(n):
+            for j in range(n + 1):
+                p, q = m[i][j], m[i + 1][j]
+                facts += {
+                    ZERO: [p == 0, q == 0],
+                    DOWN: [p > 0, q == al * p],
+                    UP: [p > 0, p == al * q],
+                    SLACK: [p > 0, q > 0, q > al * p, p > al * q],
+                }[sig[i][j]]
+        out = decide(facts, timeout_s)
+        if out.unsat:
+            return None, out.solvers
+        ym = [[Fraction(model_value(out.model, v)) for v in row] for row in y]
+    if any(v < 0 for row in ym for v in row) or any(sum(row) != 1 for row in ym) or signature(compose(t, ym), a) != sig:
+        raise HarnessError(f"z3's remap {ym} does not re-check exactly for the constraint matrix {render(sig)!r}")
+    return ym, out.solvers
+
+
+def no_remap_of_g(sig: Signature, a: Fraction, timeout_s: float) -> str | None:
+    """How no remap of G has constraint matrix ``sig`` (Lemma 5.11's conclusion fails), or None when one has."""
+    found, tried = deterministic_remaps_with(sig, a)
+    if found:
+        return None
+    randomized, solvers = randomized_remap_with(sig, a, timeout_s)
+    if randomized is not None:
+        return None
+    return (
+        f"no remap of G has this constraint matrix: none of the {tried} deterministic remaps of G (exact), and no "
+        f"randomized remap (unsat over every stochastic Y: {' and '.join(solvers)})"
+    )
+
+
 @checks("grs2009.lemma5.11")
 def grs2009_lemma_5_11(
     ctx: Context, remap: Callable[[Signature], list[int]] = grs2009_remap, plan: dict | None = None
 ) -> Findings:
-    """grs2009 Lemma 5.11: for the constraint matrix C of an optimal vertex, the map i+S_(i-1)..i+S_i -> k_i applied
-    to G induces a mechanism with constraint matrix C (hence, by Observation 5.3, the vertex itself)."""
-    rec = _remap_claim(
-        "grs2009.lemma5.11",
+    """grs2009 Lemma 5.11 as printed (any prior, any monotone loss): for the constraint matrix C of an optimal
+    vertex, some remap of G induces a mechanism with constraint matrix C.
+
+    Full-support priors, strictly monotone losses: the map i+S_(i-1)..i+S_i -> k_i applied to G induces a mechanism
+    with constraint matrix C (hence, by Observation 5.3, the vertex itself), per (n, alpha).  The rest: footnote
+    3's certified optimal vertex, whose C no remap of G has (``no_remap_of_g``), refutes it."""
+    rec = _grs2009_lemma_5_11("grs2009.lemma5.11", ctx, remap, plan)
+    w = fn3_witness(ctx.solver_timeout)
+    decide_fn3_witness(
+        rec,
         ctx,
-        grs2009_form_signatures,
-        "optimal vertices have grs2009 Lemma 5.9's column form and #S = #Z (grs2009.lemma5.9 and 5.8, declared "
-        "depends_on, same grid)",
-        _grs2009_structure,
-        remap,
-        plan,
+        lambda sig: no_remap_of_g(sig, w.a, ctx.solver_timeout),
+        "every deterministic remap of G (exact) and a randomized one (z3)",
+        witness=w,
+    )
+    found, _ = deterministic_remaps_with(signature(truncated_geometric(2, w.a), w.a), w.a)
+    sanity, _ = randomized_remap_with(signature(truncated_geometric(2, w.a), w.a), w.a, ctx.solver_timeout)
+    rec.value(
+        remap_search_not_vacuous=(
+            f"the same searches find G's own constraint matrix at n=2, alpha={w.a}: {len(found)} deterministic "
+            f"remap(s), randomized {'Y = ' + str([list(map(str, r)) for r in sanity]) if sanity else 'NONE'}"
+        )
     )
     rec.note(GRS2009_NOTE)
     return rec
+
+
+@checks("grs2009.lemma5.11.strict")
+def grs2009_lemma_5_11_strict(
+    ctx: Context, remap: Callable[[Signature], list[int]] = grs2009_remap, plan: dict | None = None
+) -> Findings:
+    """grs2009 Lemma 5.11 for full-support priors and strictly monotone losses (the proof's hypotheses): the
+    printed lemma's grid, whole."""
+    rec = _grs2009_lemma_5_11("grs2009.lemma5.11.strict", ctx, remap, plan)
+    rec.note(GRS2009_STRICT_NOTE)
+    return rec
+
+
+def _grs2009_lemma_5_11(cid: str, ctx: Context, remap, plan: dict | None) -> Findings:
+    return _remap_claim(
+        cid,
+        ctx,
+        grs2009_form_signatures,
+        "optimal vertices have grs2009 Lemma 5.9's column form and #S = #Z (grs2009.lemma5.9.strict and "
+        "5.8.strict, declared depends_on, same grid)",
+        _grs2009_structure,
+        remap,
+        plan,
+        region=region_of(cid),
+    )
 
 
 # --- grs2009 Lemma 5.10: the column of a remap of G, for all n ------------------------------------
@@ -328,3 +446,16 @@ def grs2009_lemma_5_10(
         "column of every interval remap of T as a bounded cross-check of the stated pattern"
     )
     return rec
+
+
+@false_variant("grs2009.lemma5.11.strict", "object", "i+S_(i-1)..i+S_i go to the i-th non-Z column from the right")
+def _lemma511_strict_reversed(ctx: Context) -> Findings:
+    """A false variant of the .strict claim, registered beside its check (udpm.variants)."""
+
+    def reversed_targets(sig: Signature) -> list[int]:
+        m = grs2009_remap(sig)
+        cols = sorted(set(m))
+        flip = dict(zip(cols, reversed(cols)))
+        return [flip[c] for c in m]
+
+    return grs2009_lemma_5_11_strict(ctx, remap=reversed_targets)

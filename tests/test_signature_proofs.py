@@ -1,5 +1,9 @@
 """proofs/signatures.py, vertex_remaps.py (with signatures_encoding.py, signature_lemmas.py, mechanism_vertices.py):
-each lemma holds on its grid, and each false variant is refuted with a counterexample."""
+each lemma holds on its grid, and each false variant is refuted with a counterexample.
+
+grs2009's Section 5 lemmas hold on their grids under the proofs' hypotheses: the claims ``<id>.strict``.  The
+printed claims, whose class footnote 3 extends, are refuted by footnote 3's witness
+(tests/test_grs2009_printed_class.py)."""
 
 from __future__ import annotations
 
@@ -31,22 +35,22 @@ VERTEX_PLAN = {F(1, 2): 2, F(1, 3): 1}
         (s.lemma_5_3, Status.PROVED),
         (s.grs2009_lemma_5_4, Status.PROVED),
         (s.lemma_5_5, Status.VERIFIED),
-        (s.grs2009_lemma_5_5, Status.VERIFIED),
+        (s.grs2009_lemma_5_5_strict, Status.VERIFIED),
         (s.lemma_5_6, Status.VERIFIED),
-        (s.grs2009_lemma_5_6, Status.VERIFIED),
-        (s.grs2009_corollary_5_7, Status.VERIFIED),
+        (s.grs2009_lemma_5_6_strict, Status.VERIFIED),
+        (s.grs2009_corollary_5_7_strict, Status.VERIFIED),
         (s.lemma_5_8, Status.VERIFIED),
-        (s.grs2009_lemma_5_8, Status.VERIFIED),
+        (s.grs2009_lemma_5_8_strict, Status.VERIFIED),
         (s.lemma_5_9, Status.VERIFIED),
-        (s.grs2009_lemma_5_9, Status.VERIFIED),
+        (s.grs2009_lemma_5_9_strict, Status.VERIFIED),
         (vr.lemma_5_10, Status.VERIFIED),
-        (vr.grs2009_lemma_5_11, Status.VERIFIED),
+        (vr.grs2009_lemma_5_11_strict, Status.VERIFIED),
     ],
 )
 def test_claim_holds_and_the_grid_is_what_ran(fn, status):
     """The real check on a test-sized plan; the recorded grid is exactly that plan."""
-    vertex = fn in (s.lemma_5_8, s.grs2009_lemma_5_8, s.lemma_5_9, s.grs2009_lemma_5_9)
-    plan = VERTEX_PLAN if vertex or fn in (vr.lemma_5_10, vr.grs2009_lemma_5_11) else TEST_PLAN
+    vertex = fn in (s.lemma_5_8, s.grs2009_lemma_5_8_strict, s.lemma_5_9, s.grs2009_lemma_5_9_strict)
+    plan = VERTEX_PLAN if vertex or fn in (vr.lemma_5_10, vr.grs2009_lemma_5_11_strict) else TEST_PLAN
     rec = fn(CTX, plan=plan)
     assert rec.status is status, (rec.notes, rec.counterexample)
     want = {str(a): list(range(1, top + 1)) for a, top in plan.items()}
@@ -81,14 +85,14 @@ def assert_refuted(rec, *needles):
     "fn, variant",
     [
         (s.lemma_5_5, {"strict": False}),
-        (s.grs2009_lemma_5_5, {"full_support": False}),
+        (s.grs2009_lemma_5_5_strict, {"full_support": False}),
         (s.lemma_5_6, {"strict": False}),
-        (s.grs2009_lemma_5_6, {"full_support": False}),
-        (s.grs2009_corollary_5_7, {"strict": False}),
+        (s.grs2009_lemma_5_6_strict, {"full_support": False}),
+        (s.grs2009_corollary_5_7_strict, {"strict": False}),
         (s.lemma_5_8, {"vertex": False}),  # drop the vertex hypothesis
-        (s.grs2009_lemma_5_8, {"vertex": False}),
+        (s.grs2009_lemma_5_8_strict, {"vertex": False}),
         (s.lemma_5_9, {"strict": False}),
-        (s.grs2009_lemma_5_9, {"full_support": False}),
+        (s.grs2009_lemma_5_9_strict, {"full_support": False}),
     ],
 )
 def test_dropped_hypothesis_is_refuted_with_an_optimal_mechanism(fn, variant):
@@ -100,14 +104,14 @@ def test_dropped_hypothesis_is_refuted_with_an_optimal_mechanism(fn, variant):
     [
         # the repaired Lemma 5.8: the false claim #S <= #Z - 1 at optimal vertices (vertex still by rank)
         (s.lemma_5_8, lambda e: e.n_slack() > e.n_zero_cols() - 1),
-        (s.grs2009_lemma_5_8, lambda e: e.n_slack() != e.n_zero_cols() + 1),
+        (s.grs2009_lemma_5_8_strict, lambda e: e.n_slack() != e.n_zero_cols() + 1),
         (s.lemma_5_5, lambda e: z3.Not(sl.not_unimodal(e))),  # "no row is unimodal"
-        (s.grs2009_lemma_5_5, lambda e: z3.Not(sl.not_unimodal(e))),
+        (s.grs2009_lemma_5_5_strict, lambda e: z3.Not(sl.not_unimodal(e))),
         (s.lemma_5_6, lambda e: z3.Not(sl.lemma56_negation(e))),
-        (s.grs2009_lemma_5_6, lambda e: z3.Not(sl.grs2009_56_negation(e))),
-        (s.grs2009_corollary_5_7, lambda e: e.n_slack() < e.n_zero_cols() + 1),  # "#S >= #Z + 1"
+        (s.grs2009_lemma_5_6_strict, lambda e: z3.Not(sl.grs2009_56_negation(e))),
+        (s.grs2009_corollary_5_7_strict, lambda e: e.n_slack() < e.n_zero_cols() + 1),  # "#S >= #Z + 1"
         (s.lemma_5_9, lambda e: z3.Not(sl.p1_p3_negation(e))),
-        (s.grs2009_lemma_5_9, lambda e: z3.Not(sl.grs2009_59_negation(e))),
+        (s.grs2009_lemma_5_9_strict, lambda e: z3.Not(sl.grs2009_59_negation(e))),
     ],
 )
 def test_a_wrong_conclusion_is_refuted_with_a_vertex_or_optimum(fn, wrong):
@@ -135,10 +139,10 @@ def test_contradictory_premise_fails_the_check():
 
 
 def test_values_do_not_depend_on_earlier_z3_work():
-    first = s.grs2009_lemma_5_8(CTX, plan={F(1, 2): 2}).values
+    first = s.grs2009_lemma_5_8_strict(CTX, plan={F(1, 2): 2}).values
     s.lemma_5_6(CTX, plan={F(1, 3): 2})
     z3.Solver().check(z3.Real("unrelated") > 1)
-    assert s.grs2009_lemma_5_8(CTX, plan={F(1, 2): 2}).values == first
+    assert s.grs2009_lemma_5_8_strict(CTX, plan={F(1, 2): 2}).values == first
 
 
 def test_lemma_5_3_opposite_structure_is_refuted():
@@ -165,7 +169,7 @@ def test_lemma_5_4_at_alpha_one_is_refuted():
 def test_wrong_remap_is_refuted():
     rec = vr.lemma_5_10(CTX, remap=lambda sig: list(reversed(remap_from_signature(sig))), plan=VERTEX_PLAN)
     assert_refuted(rec, "Y o T")
-    rec = vr.grs2009_lemma_5_11(CTX, remap=lambda sig: list(reversed(vr.grs2009_remap(sig))), plan=VERTEX_PLAN)
+    rec = vr.grs2009_lemma_5_11_strict(CTX, remap=lambda sig: list(reversed(vr.grs2009_remap(sig))), plan=VERTEX_PLAN)
     assert_refuted(rec, "Y o T")
 
 
