@@ -51,6 +51,20 @@ def coverage_reason(claim: Mapping) -> str:
     return f"printed class read as printed; decided only by {kinds[weakest]} evidence: " + "; ".join(weak)
 
 
+def _derived_reason(claim: Mapping, known: bool) -> str:
+    """What the record itself says about a change: a new claim's place and statement (and what refutes it), or
+    its coverage of the printed class."""
+    if not known:
+        if not claim.get("where") and not claim.get("statement"):
+            return ""
+        added = f"adds: {claim['hypothesis']}" if claim.get("hypothesis") else "new"
+        why = f"{added} ({claim.get('where', '')}: {claim.get('statement', '')})"
+        if claim.get("status") == "refuted" and claim.get("counterexample"):
+            why += f"; counterexample: {claim['counterexample']}"
+        return why
+    return coverage_reason(claim)
+
+
 def status_changes(doc: Mapping, baseline: Mapping | None) -> list[dict]:
     """Claims of the run whose status differs from the baseline's, in run order: id, before, now, why.
 
@@ -71,7 +85,7 @@ def status_changes(doc: Mapping, baseline: Mapping | None) -> list[dict]:
             "id": c["id"],
             "before": before.get(c["id"], "(new)"),
             "now": c["status"],
-            "why": reasons.get(c["id"]) or coverage_reason(c) or NO_REASON,
+            "why": reasons.get(c["id"]) or _derived_reason(c, c["id"] in before) or NO_REASON,
         }
         for c in doc["claims"]
         if before.get(c["id"]) != c["status"]
