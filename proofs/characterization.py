@@ -21,7 +21,11 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction as F
 
 from proofs.degenerate_alpha import decide_alpha_one
-from proofs.degenerate_universality import range_n_uniqueness_at_zero, theorem_3_2_at_boundary
+from proofs.degenerate_universality import (
+    range_n_uniqueness_at_one,
+    range_n_uniqueness_at_zero,
+    theorem_3_2_at_boundary,
+)
 from udpm import linalg
 from udpm.certificates import certificate_of
 from udpm.certify import Certified, column_label, solve, vertex_reduced_costs
@@ -444,11 +448,18 @@ def uniqueness_up_to_permutation(
     rec = range_n_scan(ctx, "grs2009.thm6.1", witness_gamma, claimed)
     rec.note(
         "the printed range alpha in [0, 1] includes alpha = 1, where grs2009's geometric distribution "
-        "(1 - alpha)/(1 + alpha) alpha^|z| is 0 everywhere: x^G, and so the statement, is undefined there (unlike "
-        "grs2011, which defines the 1-geometric mechanism, and whose Corollary 3.4 fails at alpha = 1)"
+        "(1 - alpha)/(1 + alpha) alpha^|z| is 0 everywhere: x^G is no mechanism, and the 1-DP x with every row "
+        "(2/3, 1/3, 0, ...) meets the hypothesis while no p o x is x^G (nor the truncated T(n, 1) under grs2011's "
+        "readings, as in grs2011 Corollary 3.4): refuted at alpha = 1 for n <= 3"
     )
     range_n_uniqueness_at_zero(
         rec, ctx, "every range-N mechanism x optimal for every user after its best remap: x = p^-1 for a permutation "
         "p, so p o x = x^G = I (grs2009's formula at alpha = 0, 0^0 = 1)"
+    )
+    range_n_uniqueness_at_one(rec, ctx, ALPHA_ONE_CANDIDATE)
+    rec.value(
+        corrected_statement="alpha in [0, 1) instead of [0, 1]: at alpha = 1 every 1-DP mechanism with range N (equal "
+        "rows) meets the hypothesis and x^G (pmf 0 everywhere) is no mechanism",
+        corrected_scope="the instances at alpha in [0, 1) of this record (alpha = 0: every range-N mechanism, n <= 3)",
     )
     return rec

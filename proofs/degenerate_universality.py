@@ -5,18 +5,28 @@
 alpha = 0 (:mod:`proofs.degenerate_zero`): every mechanism is 0-DP and T(n, 0) = I.
 alpha = 1 (:mod:`proofs.degenerate_alpha`): 1-DP means equal rows, T(n, 1) has equal rows under both readings, so
 every mechanism derives it, and every 1-DP mechanism is universally utility-maximizing (its remaps to constants).
-grs2009's geometric distribution (1 - alpha)/(1 + alpha) alpha^|z| is 0 everywhere at alpha = 1: no mechanism, so
-grs2009's statements are undefined there (a note, nothing decided).
+grs2009 defines x^G only by the pmf (1 - alpha)/(1 + alpha) alpha^|z|, which is 0 everywhere at alpha = 1: taken as the
+formula gives it, x^G is no mechanism, and grs2009's Theorems 3.1 and 6.1 are refuted there (Theorem 3.1: y o x^G has
+rows summing to 0, so it is no minimizer over the mechanisms with range N; Theorem 6.1: a 1-DP x meets the hypothesis
+and no p o x is x^G, nor the truncated T(n, 1) under either reading).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from fractions import Fraction as F
 
 from udpm.claims import Context, Findings
 from udpm.instances import BOUNDED
 
-from .degenerate_alpha import READINGS, constant_beaten, constant_rows, is_one_dp, truncated_geometric_at_one
+from .degenerate_alpha import (
+    READINGS,
+    constant_beaten,
+    constant_rows,
+    is_one_dp,
+    permuted_forms,
+    truncated_geometric_at_one,
+)
 from .degenerate_zero import (
     ZERO_DP_READING,
     binary_user_second_optimum,
@@ -27,14 +37,6 @@ from .degenerate_zero import (
 )
 
 N_MAX = 3
-
-#: grs2009's x^G at alpha = 1: why nothing is decided there.
-GRS2009_UNDEFINED_AT_ONE = (
-    "alpha = 1 (printed range alpha in [0, 1]) is not decided: grs2009's geometric distribution "
-    "(1 - alpha)/(1 + alpha) alpha^|z| is 0 for every z at alpha = 1, so x^G is not a mechanism there (the paper "
-    "defines no 1-geometric mechanism, unlike grs2011 Example 2.1)"
-)
-
 
 def _readings_at_one(n: int) -> list[tuple[str, list[list[F]]]]:
     return [(r, truncated_geometric_at_one(n, r)) for r in READINGS]
@@ -145,11 +147,158 @@ def corollary_3_3_at_boundary(rec: Findings, ctx: Context) -> None:
     )
 
 
-def theorem_3_1_at_boundary(rec: Findings, ctx: Context) -> None:
-    """grs2009 Theorem 3.1 at alpha = 0 (x^G = the identity on Z, 0^0 = 1); alpha = 1 is undefined (a note)."""
+def theorem_3_1_at_boundary(rec: Findings, ctx: Context, geometric_at_one: GeometricAtOne | None = None) -> None:
+    """grs2009 Theorem 3.1 at alpha = 0 (x^G = the identity on Z, 0^0 = 1) and alpha = 1 (:func:`theorem_3_1_at_one`:
+    x^G as the printed formula gives it, 0 everywhere: refuted)."""
     identity_optimal_at_zero(rec, ctx, "x^G at alpha = 0 (the identity: (1 - 0)/(1 + 0) 0^|z| with 0^0 = 1) after its "
                              "identity remap, every prior and every monotone loss")
-    rec.note(f"alpha = 0 decided for n <= {N_MAX} ({ZERO_DP_READING}); {GRS2009_UNDEFINED_AT_ONE}")
+    theorem_3_1_at_one(rec, ctx, geometric_at_one or grs2009_geometric_at_one)
+    rec.note(f"alpha = 0 decided for n <= {N_MAX} ({ZERO_DP_READING}); {GRS2009_AT_ONE}")
+
+
+# --- grs2009 at alpha = 1: x^G as the printed formula gives it ------------------------------------------------------
+
+#: grs2009's x^G at alpha = 1: what is decided there.
+GRS2009_AT_ONE = (
+    "alpha = 1 (printed range alpha in [0, 1]) is refuted: grs2009 defines x^G only by the pmf (1 - alpha)/(1 + alpha) "
+    "alpha^|z| (Example 2.1), which is 0 for every z at alpha = 1, so x^G and every remap y o x^G are 0 (rows summing "
+    "to 0): no mechanism with range N, so it minimizes nothing over the oblivious 1-DP mechanisms with range N (its "
+    "formal loss (1) is 0, below the loss of every such mechanism).  Under grs2011 Example 2.1's convenience "
+    "definition (the 1-geometric mechanism always answers 0) the statement would hold (grs2011.cor3.3 at alpha = 1)"
+)
+
+#: x^G at alpha = 1 on results 0..n and the outputs of a window of Z: its rows.
+GeometricAtOne = Callable[[int, range], list[list[F]]]
+
+
+def grs2009_geometric_at_one(n: int, window: range) -> list[list[F]]:
+    """grs2009 Example 2.1's x^G at alpha = 1, as printed: x_ir = (1 - 1)/(1 + 1) 1^|r - i| = 0 for every output."""
+    a = F(1)
+    return [[(1 - a) / (1 + a) * a ** abs(r - i) for r in window] for i in range(n + 1)]
+
+
+def grs2011_one_geometric(n: int, window: range) -> list[list[F]]:
+    """grs2011 Example 2.1's 1-geometric mechanism (always the answer 0): a distribution, for the tests' variant."""
+    return [[F(int(r == 0)) for r in window] for _ in range(n + 1)]
+
+
+def _window(n: int) -> range:
+    return range(-n - 2, 2 * n + 3)
+
+
+def _fmt(rows: list[list[F]]) -> str:
+    return "[" + ", ".join("(" + ", ".join(str(v) for v in row) + ")" for row in rows) + "]"
+
+
+def uniform_binary_loss_at_one(n: int) -> F:
+    """The loss of every 1-DP mechanism with range N (equal rows q) for the uniform prior and the binary loss:
+    sum_r q_r c_r with c_r = sum_i p_i [i != r] = n/(n+1) for every r, so n/(n+1) whatever q is."""
+    c = [sum(F(1, n + 1) * (i != r) for i in range(n + 1)) for r in range(n + 1)]
+    if len(set(c)) != 1:
+        raise ArithmeticError(f"the constant remaps' losses differ: {c}")
+    return c[0]
+
+
+def theorem_3_1_at_one(
+    rec: Findings, ctx: Context, geometric_at_one: GeometricAtOne = grs2009_geometric_at_one
+) -> None:
+    """grs2009 Theorem 3.1 at alpha = 1, n <= 3, with x^G = ``geometric_at_one`` (default: the printed formula).
+
+    If x^G's rows do not sum to 1 on the window -n-2..2n+2 (the printed formula: every entry 0 for every z, so every
+    row sums to 0), then for every remap y, y o x^G has the same row sums, so it is no mechanism with range N and
+    does not minimize over the oblivious 1-DP mechanisms with range N: counterexample, with the exact rows and the
+    uniform binary-loss user, whom every such mechanism costs n/(n+1) and y o x^G formally 0.  If they do (a
+    variant: grs2011's 1-geometric mechanism), x^G must be 1-DP and every user's optimal remap to a constant must
+    be optimal over every 1-DP mechanism (SMT unsat, :func:`proofs.degenerate_alpha.constant_beaten`)."""
+    for n in range(1, N_MAX + 1):
+        window = _window(n)
+        x = geometric_at_one(n, window)
+        with rec.deciding(
+            n=n,
+            alpha=1,
+            kind=BOUNDED,
+            method="the printed boundary alpha = 1: x^G's rows exactly on a window of Z (every entry of the "
+            "printed formula carries the factor 1 - alpha = 0), then y o x^G against the 1-DP mechanisms with range N",
+            covers="x^G and every remap y of it, every prior and every monotone loss",
+        ) as d:
+            sums = sorted({sum(row) for row in x})
+            if sums != [F(1)]:
+                optimum = uniform_binary_loss_at_one(n)
+                d.counterexample(
+                    f"alpha = 1, n = {n}: x^G = {_fmt(x)} on outputs {window.start}..{window.stop - 1} (the pmf "
+                    "(1 - 1)/(1 + 1) 1^|z| is 0 for every integer z, so no output outside has mass either): its rows "
+                    f"sum to {', '.join(map(str, sums))}, not 1, and so do the rows of y o x^G for every remap y "
+                    "(a stochastic y keeps row sums): y o x^G is no mechanism with range N, so it does not minimize "
+                    "the loss over the oblivious 1-DP mechanisms with range N (for the uniform prior and the binary "
+                    f"loss every such mechanism has equal rows and loses exactly {optimum}, while y o x^G's formal "
+                    "loss (1) is 0)"
+                )
+                continue
+            if not all(x[i] == x[i + 1] for i in range(n)):
+                d.counterexample(f"alpha = 1, n = {n}: x^G = {_fmt(x)} is not 1-DP (its rows differ)")
+                continue
+            beaten = constant_beaten(n, range(n + 1), ctx.solver_timeout, rec)
+            if beaten is not None:
+                d.counterexample(f"alpha = 1, n = {n}: a 1-DP mechanism beats y^u o x^G: {beaten}")
+
+
+def range_n_uniqueness_at_one(
+    rec: Findings,
+    ctx: Context,
+    candidate: Sequence[F] = (F(2, 3), F(1, 3)),
+    geometric_at_one: GeometricAtOne = grs2009_geometric_at_one,
+) -> None:
+    """grs2009 Theorem 6.1 at alpha = 1, n <= 3: the 1-DP range-N mechanism x with every row ``candidate`` (padded
+    with zeros) satisfies the hypothesis (for every user, remapping every output to the user's best constant
+    result is optimal over every 1-DP mechanism: SMT unsat, :func:`proofs.degenerate_alpha.constant_beaten`), and
+    p o x != x^G for every permutation p: against ``geometric_at_one`` (the printed formula: every entry 0), and,
+    so that the refutation does not rest on the formula alone, against both readings of the truncated T(n, 1)
+    (grs2011 Example 2.1's always-0 mechanism, Example 2.2's formula).  A candidate that meets the conclusion
+    leaves its instance inconclusive (one candidate, not every x)."""
+    for n in range(1, N_MAX + 1):
+        row = [F(v) for v in candidate][: n + 1] + [F(0)] * max(0, n + 1 - len(candidate))
+        x = constant_rows(row)
+        window = _window(n)
+        xg = geometric_at_one(n, window)
+        with rec.deciding(
+            n=n,
+            alpha=1,
+            kind=BOUNDED,
+            method="the printed boundary alpha = 1: a 1-DP range-N x meeting the hypothesis (linear SMT unsat over "
+            "every user and every deterministic 1-DP mechanism), p o x against x^G for every permutation p (exact)",
+            covers="one counterexample mechanism x with range N at alpha = 1",
+        ) as d:
+            where = f"alpha = 1, n = {n}, x = {_fmt(x)}"
+            if sum(row) != 1 or min(row) < 0 or not is_one_dp(x):
+                d.inconclusive(f"{where} is not a 1-DP mechanism")
+                continue
+            beaten = constant_beaten(n, range(n + 1), ctx.solver_timeout, rec)
+            if beaten is not None:
+                d.inconclusive(f"{where}: its remaps to constants are beaten: {beaten}")
+                continue
+            on_window = [[F(0)] * len(window) for _ in range(n + 1)]
+            targets = [("x^G", xg)] + [
+                (reading, [[t[i][r] if 0 <= r <= n else F(0) for r in window] for i in range(n + 1)])
+                for reading, t in _readings_at_one(n)
+            ]
+            met = []
+            for px in permuted_forms(x):
+                for i in range(n + 1):
+                    for r in range(n + 1):
+                        on_window[i][window.index(r)] = px[i][r]
+                met += [label for label, target in targets if target == on_window]
+            if targets[0][0] in met:
+                d.inconclusive(f"{where}: some p o x is x^G = {_fmt(xg)}")
+                continue
+            sums = sorted({sum(r) for r in xg})
+            d.counterexample(
+                f"{where} is 1-DP (equal rows) and every user's remap of it to the best constant is optimal over "
+                "every oblivious 1-DP mechanism with range N (SMT unsat), so x meets the hypothesis; but no p o x "
+                f"is x^G: x^G = {_fmt(xg)} on outputs {window.start}..{window.stop - 1} (rows summing to "
+                f"{', '.join(map(str, sums))}) while p o x has rows summing to 1"
+                + ("" if met else "; nor is any p o x the truncated T(n, 1) under either reading ("
+                   + "; ".join(f"{r}: rows {_fmt(t[:1])}" for r, t in _readings_at_one(n)) + ")")
+            )
 
 
 def range_n_uniqueness_at_zero(rec: Findings, ctx: Context, covers: str) -> None:

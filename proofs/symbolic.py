@@ -14,7 +14,7 @@ from functools import cache
 import sympy as sp
 from sympy.parsing.sympy_parser import implicit_multiplication_application, parse_expr, standard_transformations
 
-from proofs.degenerate_geometric import GEOMETRIC_UNDEFINED_AT_ONE, post_processing_at_zero
+from proofs.degenerate_geometric import post_processing_at_zero
 from udpm.claims import Context, Findings, checks
 from udpm.induction import Obligation, discharge
 from udpm.instances import ALL_N, BOUNDED, TABLE
@@ -28,6 +28,7 @@ a = sp.Symbol("alpha", positive=True)
 nn = sp.Symbol("n", integer=True, positive=True)
 h, k = sp.symbols("h k", integer=True, nonnegative=True)
 SYMBOLIC = "symbolic alpha in (0,1)"
+F_ONE, F_ZERO = Fraction(1), Fraction(0)
 GRID = (Fraction(1, 2), Fraction(1, 3), Fraction(1, 4), Fraction(9, 10), Fraction(1, 100))
 
 Formula = Callable[[sp.Expr, sp.Expr], sp.Expr]  # (alpha, n) -> value
@@ -170,10 +171,19 @@ def post_processing_grs2011(ctx: Context, face: Formula | None = None, remapped:
     """grs2011 Example 2.3: for odd n, binary loss and prior p_0 = p_n = 1/2, the geometric mechanism's loss is
     2a/(1+a) at face value and a^((n+1)/2)/(1+a) after remapping outputs >= (n+1)/2 to n and the rest to 0."""
     rec = _post_processing("grs2011", ("ex2.3.face-value", "ex2.3.remapped"), face, remapped, ctx)
+    face = face or _printed_loss("grs2011", "ex2.3.face-value")
+    remapped = remapped or _printed_loss("grs2011", "ex2.3.remapped")
+    post_processing_at_ends(rec, face, remapped, GRS2011_END_MECHANISMS)
     rec.note(
-        "printed range alpha in (0, 1), nothing decided at the ends: the example uses the alpha-geometric mechanism "
-        "of Example 2.1 (alpha in (0, 1)) and its noise (1); with Example 2.1's 1-geometric mechanism (always 0) the "
-        "face-value loss would be 1/2, not 2 alpha/(1 + alpha) = 1 (the remapped loss 1/2 would match)"
+        "the printed ends of alpha in [0, 1] (Example 2.1 defines the 0- and 1-geometric mechanisms 'for "
+        "convenience'): at alpha = 0 the 0-geometric mechanism (the identity) loses 0 at face value and after the "
+        "remap, as printed (every odd n); at alpha = 1 the 1-geometric mechanism (always 0) loses 1/2 at face "
+        "value, not the printed 2 alpha/(1 + alpha) = 1 (refuted, every odd n), and 1/2 after the remap, as printed"
+    )
+    rec.value(
+        corrected_statement="alpha in [0, 1) instead of [0, 1]: at alpha = 1 the face-value loss is 1/2, not "
+        "2 alpha/(1 + alpha) = 1",
+        corrected_scope="the instances at alpha in [0, 1) of this record (alpha = 0: all odd n, symbolic)",
     )
     return rec
 
@@ -193,12 +203,139 @@ def post_processing_grs2009(ctx: Context, face: Formula | None = None, remapped:
         return user.expected_loss(eye), user.expected_loss(compose(eye, remap))
 
     post_processing_at_zero(rec, face, remapped, identity_losses)
+    post_processing_at_ends(rec, face, remapped, GRS2009_END_MECHANISMS)
     rec.note(
         "the printed boundary: grs2009 fixes alpha in [0, 1] (Section 2.1) and Example 2.1 does not narrow it; at "
-        f"alpha = 0 (0^0 = 1: the geometric mechanism is the identity) both losses are 0 as printed; "
-        f"{GEOMETRIC_UNDEFINED_AT_ONE}"
+        "alpha = 0 (0^0 = 1: the geometric mechanism is the identity) both losses are 0 as printed (every odd n); "
+        "at alpha = 1 the printed pmf (1 - alpha)/(1 + alpha) alpha^|z| is 0 for every z, so x^G and its remap are 0 "
+        "(no distribution) and the loss (1) is 0, not the printed 2 alpha/(1 + alpha) = 1 and alpha^((n+1)/2)/(1 + "
+        "alpha) = 1/2 (refuted: the example states losses of an object that is no mechanism)"
+    )
+    rec.value(
+        corrected_statement="alpha in [0, 1) instead of [0, 1]: at alpha = 1 the printed geometric distribution is 0 "
+        "everywhere and the stated losses 1 and 1/2 are not its loss (1), which is 0",
+        corrected_scope="the instances at alpha in [0, 1) of this record (alpha = 0: all odd n, symbolic)",
     )
     return rec
+
+
+# --- the printed ends alpha = 0 and alpha = 1 of Example 2.3 / Example 2.2 --------------------------------------
+
+
+def _printed_loss(paper: str, key: str) -> Formula:
+    item = printed(paper, key)
+    return lambda al, n: latex_expr(item.values).subs({a: al, nn: n})
+
+
+#: What the geometric mechanism is at each end, per paper: (description, errs_face(n), errs_remapped(n)).  Each
+#: errs(i, n) is the probability, for true result i in {0, n} (n = 2h+1 symbolic), that the user's answer is not i;
+#: ``None`` for the whole entry: the printed object has no mass (every pmf value is 0).
+EndMechanism = tuple[str, Callable[[sp.Expr], sp.Expr] | None]
+
+
+def _identity_output(i: sp.Expr) -> sp.Expr:
+    return i  # the 0-geometric mechanism: always the true result (the identity on Z)
+
+
+def _zero_output(i: sp.Expr) -> sp.Expr:
+    return sp.Integer(0)  # the 1-geometric mechanism of grs2011 Example 2.1: always 0
+
+
+#: grs2011 Example 2.1's convenience definitions: a deterministic output per true result.
+GRS2011_END_MECHANISMS: dict[int, EndMechanism] = {
+    0: ("Example 2.1's 0-geometric mechanism (always the true result f(d))", _identity_output),
+    1: ("Example 2.1's 1-geometric mechanism (always the answer 0)", _zero_output),
+}
+#: grs2009 Example 2.1's formula (1 - alpha)/(1 + alpha) alpha^|z| at the ends, 0^0 = 1: the point mass at 0 at
+#: alpha = 0 (the identity), and 0 for every z at alpha = 1 (None: no output has positive probability).
+GRS2009_END_MECHANISMS: dict[int, EndMechanism] = {
+    0: ("Example 2.1's formula at alpha = 0 (0^0 = 1: Pr[Z = 0] = 1, the identity)", _identity_output),
+    1: ("Example 2.1's formula at alpha = 1 ((1 - 1)/(1 + 1) 1^|z| = 0 for every z)", None),
+}
+
+
+def _face_and_remapped_losses(output: Callable[[sp.Expr], sp.Expr] | None, n: sp.Expr) -> tuple[sp.Expr, sp.Expr]:
+    """The example's user (prior 1/2 on 0 and n, binary loss) with a deterministic mechanism (true i -> output(i)),
+    symbolic odd n = 2h+1: at face value it errs iff output(i) != i; after the remap (outputs >= (n+1)/2 -> n, the
+    rest -> 0) iff the remapped output != i.  ``None``: the printed pmf is 0 everywhere, so every term of (1) is 0."""
+    if output is None:
+        z = sp.Symbol("z", integer=True)
+        mass = sp.simplify(geometric_pmf(z).subs(a, 1))  # the printed pmf at alpha = 1, every integer z at once
+        if mass != 0:
+            raise ArithmeticError(f"the printed pmf at alpha = 1 is {mass}, not 0")
+        return 2 * sp.Rational(1, 2) * mass, 2 * sp.Rational(1, 2) * mass  # every term p_i x_ir l(i, r) of (1) is 0
+    half = sp.Rational(1, 2)
+
+    def remap(r: sp.Expr) -> sp.Expr:
+        at_least = sp.Ge(r, (n + 1) / 2)
+        if at_least not in (sp.true, sp.false):
+            raise ArithmeticError(f"the remap of output {r} is not decided for n = {n}")
+        return n if at_least == sp.true else sp.Integer(0)
+
+    def errs(i: sp.Expr, got: sp.Expr) -> sp.Expr:
+        eq = sp.Eq(got, i)
+        if eq not in (sp.true, sp.false):
+            raise ArithmeticError(f"whether {got} = {i} is not decided")
+        return sp.Integer(0) if eq == sp.true else sp.Integer(1)
+
+    face = half * errs(sp.Integer(0), output(sp.Integer(0))) + half * errs(n, output(n))
+    remapped = half * errs(sp.Integer(0), remap(output(sp.Integer(0)))) + half * errs(n, remap(output(n)))
+    return face, remapped
+
+
+def post_processing_at_ends(
+    rec: Findings, face: Formula, remapped: Formula, mechanisms: dict[int, EndMechanism]
+) -> None:
+    """grs2011 Example 2.3 / grs2009 Example 2.2 at the printed ends alpha = 0 and 1: one ALL_N instance per
+    (end, loss), symbolic odd n = 2h+1, the exact loss of the paper's mechanism at that end against the printed
+    formula there (``face``, ``remapped``: the printed formulas, or a false variant)."""
+    n_odd = 2 * h + 1
+    for end, (what_mech, output) in mechanisms.items():
+        got = dict(zip(("face value", "after the 0/n remap"), _face_and_remapped_losses(output, n_odd)))
+        for what, formula in (("face value", face), ("after the 0/n remap", remapped)):
+            claimed = sp.simplify(formula(sp.Integer(end), n_odd))
+            with rec.deciding(
+                n=None,
+                alpha=end,
+                kind=ALL_N,
+                method=f"the printed boundary alpha = {end}: exact expected loss for symbolic odd n = 2h+1",
+                covers=f"{what_mech}; the example's user (prior 1/2 on 0 and n, binary loss)",
+                part=what,
+            ) as dec:
+                if sp.simplify(got[what] - claimed) != 0:
+                    why = (
+                        "every pmf value is 0, so every term of the loss (1) is 0: the printed object is no "
+                        "distribution (its rows sum to 0), and the stated loss is not its loss"
+                        if output is None
+                        else "decided exactly for every odd n"
+                    )
+                    dec.counterexample(
+                        f"alpha = {end}, every odd n = 2h+1 (n = 1: {got[what]} vs {claimed.subs(h, 0)}): with "
+                        f"{what_mech} the {what} loss is {got[what]}, stated {claimed} ({why})"
+                    )
+        if output is None:
+            continue
+        for n in (1, 3):  # exact cross-check through udpm: the mechanism as a matrix on N, BayesianUser's loss (2)
+            user = BayesianUser.of([Fraction(1, 2)] + [0] * (n - 1) + [Fraction(1, 2)], binary_loss(n))
+            x = [[Fraction(int(r == int(output(sp.Integer(i))))) for r in range(n + 1)] for i in range(n + 1)]
+            remap = deterministic_remap([0 if r < (n + 1) // 2 else n for r in range(n + 1)], n + 1)
+            lib = {"face value": user.expected_loss(x), "after the 0/n remap": user.expected_loss(compose(x, remap))}
+            for what, formula in (("face value", face), ("after the 0/n remap", remapped)):
+                claimed = sp.simplify(formula(sp.Integer(end), sp.Integer(n)))
+                with rec.deciding(
+                    n=n,
+                    alpha=end,
+                    kind=BOUNDED,
+                    method=f"the printed boundary alpha = {end}: exact expected loss (udpm.users) of the mechanism "
+                    "as a matrix on N",
+                    covers=f"{what_mech}; the example's user and the 0/n remap",
+                    part=what,
+                ) as dec:
+                    if sp.Rational(str(lib[what])) != claimed:
+                        dec.counterexample(
+                            f"n = {n}, alpha = {end}: {what_mech} has rows "
+                            f"{[[str(v) for v in row] for row in x]}; the {what} loss is {lib[what]}, stated {claimed}"
+                        )
 
 
 # --- grs2011 Theorem A.2 ---------------------------------------------------------------------
@@ -508,12 +645,64 @@ def rounded_laplace(
         "every mechanism loss -1 > F x (-1)).  Example A.1's user attains F = (1+a)/(2 sqrt a) for every alpha: "
         "the printed factor is the exact guarantee; f -> oo as alpha -> 0+ (alpha = 0 is outside the printed range)"
     )
-    rec.note(
-        "printed range alpha in (0, 1]: alpha = 1 is not decided, the ln(1/alpha)-Laplace mechanism is undefined "
-        "there: epsilon = ln(1/1) = 0 and the density epsilon/2 e^(-epsilon |t|) is 0 for every t (it integrates to "
-        "0, no distribution), as is the geometric pmf (1 - alpha)/(1 + alpha) alpha^|i| the proof compares it with"
-    )
+    laplace_at_one(rec, factor)
     return rec
+
+
+def laplace_at_one(rec: Findings, factor: Callable[[sp.Expr], sp.Expr] = _printed_theorem_factor) -> None:
+    """grs2011 Theorem A.2 at the printed end alpha = 1 of (0, 1]: epsilon = ln(1/1) = 0, and the Laplace density
+    epsilon/2 e^(-epsilon|t|) is 0 for every t.  Two ALL_N instances (every n, every user): the ln(1/alpha)-Laplace
+    mechanism the theorem calls F-approximately universally utility-maximizing (F = ``factor`` at 1) is a
+    distribution (total mass 1), and the proof's '(Delta' is less likely to be 0 than Delta)'.  Both are refuted
+    exactly: the mass is 0, and Pr[Delta' = 0] = 0 = Pr[Delta = 0]."""
+    one = sp.Integer(1)
+    eps_at_one = sp.log(1 / one)
+    density = (EPS / 2 * sp.exp(-EPS * sp.Abs(T))).subs(EPS, eps_at_one)
+    mass = sp.integrate(density, (T, -sp.oo, sp.oo))
+    f_one = sp.simplify(factor(one))
+    with rec.deciding(
+        n=None,
+        alpha=F_ONE,
+        kind=ALL_N,
+        method="the printed boundary alpha = 1: the Laplace density at epsilon = ln(1/1), integrated exactly",
+        covers="every n and every user: the ln(1/alpha)-Laplace mechanism the theorem is about",
+        part="the ln(1/alpha)-Laplace mechanism is a distribution",
+    ) as dec:
+        if mass != 1:
+            dec.counterexample(
+                f"alpha = 1 (in the printed (0, 1]): epsilon = ln(1/1) = {eps_at_one}, the density epsilon/2 "
+                f"e^(-epsilon |t|) is {density} for every t and integrates to {mass} over R: the ln(1/alpha)-Laplace "
+                f"mechanism is no distribution (every output has probability 0), so 'it is {f_one}-approximately "
+                "universally utility-maximizing' states a property of a mechanism that does not exist"
+            )
+    half = sp.Rational(1, 2)
+    lap_zero = sp.simplify((laplace_cell(0, half, 1) + laplace_cell(-half, 0, -1)).subs(a, one))
+    geo_zero = sp.simplify(geometric_pmf(sp.Integer(0)).subs(a, one))
+    with rec.deciding(
+        n=None,
+        alpha=F_ONE,
+        kind=ALL_N,
+        method="the printed boundary alpha = 1: both zero cells exactly",
+        covers="the proof's comparison of the rounded Laplace noise Delta' with the geometric noise Delta",
+        part="Pr[Delta'=0] < Pr[Delta=0]",
+    ) as dec:
+        if not lap_zero < geo_zero:
+            dec.counterexample(
+                f"alpha = 1: Pr[Delta' = 0] = {lap_zero} (the Laplace mass on [-1/2, 1/2]) and Pr[Delta = 0] = "
+                f"{geo_zero} ((1 - 1)/(1 + 1) 1^0): Delta' is not less likely to be 0 than Delta"
+            )
+    rec.value(**{"at alpha = 1": f"epsilon = {eps_at_one}, Laplace total mass {mass}, Pr[Delta'=0] = {lap_zero}, "
+                 f"Pr[Delta=0] = {geo_zero}, printed factor {f_one}"})
+    rec.note(
+        "the printed end alpha = 1 of (0, 1] is refuted: epsilon = ln(1/1) = 0, the Laplace density epsilon/2 "
+        "e^(-epsilon |t|) is 0 for every t (total mass 0), so the ln(1/alpha)-Laplace mechanism does not exist there, "
+        "and the proof's 'Delta' is less likely to be 0 than Delta' reads 0 < 0 (the geometric pmf is 0 too)"
+    )
+    rec.value(
+        corrected_statement="alpha in (0, 1) instead of (0, 1]: at alpha = 1 the ln(1/alpha)-Laplace mechanism "
+        "(density 0) and the geometric distribution (pmf 0) are no distributions",
+        corrected_scope="the instances at alpha in (0, 1) of this record",
+    )
 
 
 def _factor_point(ratio: sp.Expr, factor: Callable[[sp.Expr], sp.Expr], case: str) -> str:
@@ -678,10 +867,71 @@ def laplace_vs_geometric(
         "rounding and reading at face value would give sqrt(a).  The ratio equals Theorem A.2's factor "
         "(1+a)/(2 sqrt a), so that factor is tight.  The loss is the binary loss l_bin of Section 2.1."
     )
-    rec.note(
-        "printed range alpha = e^-epsilon in [0, 1] (Section 2.1): nothing decided at the ends, the comparison is "
-        "undefined there: at alpha = 1, epsilon = 0, the Laplace density epsilon/2 e^(-epsilon |t|) and the geometric "
-        "pmf are 0 everywhere; at alpha = 0, epsilon = ln(1/0) is infinite and the Laplace mechanism is undefined "
-        "(the geometric side would be the identity, loss 0 = alpha/(1 + alpha))"
-    )
+    sec61_at_ends(rec, geometric_loss, laplace_loss)
     return rec
+
+
+def sec61_at_ends(rec: Findings, geometric_loss: Callable[[sp.Expr], sp.Expr],
+                  laplace_loss: Callable[[sp.Expr], sp.Expr]) -> None:
+    """grs2009 Section 6.1 at the printed ends alpha = 0 and 1 (Section 2.1: alpha in [0, 1], alpha = e^-epsilon):
+    one ALL_N instance (n = 1 is the claim's only n) per (end, mechanism), the printed loss at that end
+    (``geometric_loss``, ``laplace_loss``: the printed formulas or a false variant) against the loss of the object
+    the paper's formula gives there.
+
+    alpha = 0: the geometric pmf (1 - 0)/(1 + 0) 0^|z| (0^0 = 1) is the point mass at 0, the identity, which loses 0
+    for the user (and no mechanism loses less: the binary loss is >= 0); epsilon = ln(1/0) has no value and the
+    Laplace density is undefined (nan at t = 1).  alpha = 1: epsilon = 0, both the Laplace density and the geometric
+    pmf are 0 everywhere, so each 'mechanism' and every remap of it has loss (1) equal to 0."""
+    half = sp.Rational(1, 2)
+    z = sp.Symbol("z", integer=True)
+    lap_density = lambda al, t: (EPS / 2 * sp.exp(-EPS * sp.Abs(t))).subs(EPS, sp.log(1 / al))  # noqa: E731
+    # alpha = 0, geometric: the point mass at 0 (0^0 = 1), whose remap (outputs <= 0 -> 0, >= 1 -> 1) never errs
+    geo0 = {d: sp.simplify(geometric_pmf(sp.Integer(d)).subs(a, 0)) for d in (-1, 0, 1)}  # 0^0 = 1
+    geo0_loss = half * sum(v for d, v in geo0.items() if d >= 1) + half * sum(v for d, v in geo0.items() if d <= -1)
+    q = sp.Symbol("q", integer=True, nonnegative=True)  # every |delta| >= 1 is q + 1: 0^(q+1) = 0
+    tail0 = sp.simplify((geometric_pmf(q + 1) + geometric_pmf(-(q + 1))).subs(a, 0))
+    # alpha = 1: both densities are 0 everywhere, so every remap of either has loss 0
+    geo1 = sp.simplify(geometric_pmf(z).subs(a, 1))
+    lap1 = sp.simplify(lap_density(sp.Integer(1), T))
+    lap0 = lap_density(sp.Integer(0), sp.Integer(1))
+    cases = [
+        (0, "geometric", geometric_loss, geo0_loss if tail0 == 0 else None,
+         f"the geometric pmf at alpha = 0 is the point mass at 0 (pmf at -1, 0, 1: {list(geo0.values())}, 0 beyond), "
+         "the identity: the remap never errs, and no mechanism loses less than 0"),
+        (0, "Laplace", laplace_loss, None,
+         f"epsilon = ln(1/alpha) = ln(1/0) is no real number (sympy: {sp.log(1 / sp.Integer(0))}) and the density "
+         f"epsilon/2 e^(-epsilon |t|) at t = 1 is {lap0}: there is no Laplace mechanism at alpha = 0, so its stated "
+         "expected loss is the loss of an undefined mechanism (sqrt(alpha)/2 -> 0 is a limit as alpha -> 0+, not a "
+         "value at alpha = 0)"),
+        (1, "geometric", geometric_loss, 2 * half * geo1,
+         f"the pmf (1 - 1)/(1 + 1) 1^|z| is {geo1} for every integer z: the geometric mechanism is no distribution "
+         "(rows sum to 0) and every remap of it has loss (1) equal to 0 (an alpha = 1 mechanism on {0, 1} that is a "
+         "distribution has equal rows and loses exactly 1/2)"),
+        (1, "Laplace", laplace_loss, 2 * half * lap1,
+         f"epsilon = ln(1/1) = 0 and the density epsilon/2 e^(-epsilon |t|) is {lap1} for every t: the Laplace "
+         "mechanism is no distribution and every remap of it has loss 1/2 int min(f0, f1) = 0"),
+    ]
+    for end, name, formula, exact, why in cases:
+        claimed = sp.simplify(formula(sp.Integer(end)))
+        with rec.deciding(
+            n=None,
+            alpha=end,
+            kind=ALL_N,
+            method=f"the printed boundary alpha = {end}: the paper's formula for the {name} mechanism at this alpha",
+            covers="the user (prior (1/2, 1/2) on {0, 1}, binary loss), every remap",
+            part=f"{name} optimal loss",
+        ) as dec:
+            if exact is None or sp.simplify(exact - claimed) != 0:
+                got = "undefined" if exact is None else str(exact)
+                dec.counterexample(f"alpha = {end}: the {name} mechanism's loss is {got}, stated {claimed}: {why}")
+    rec.note(
+        "the printed ends of alpha = e^-epsilon in [0, 1] are refuted: at alpha = 0 the geometric side holds (the "
+        "identity loses 0 = alpha/(1 + alpha)) but epsilon = ln(1/0) is undefined, so the Laplace mechanism and its "
+        "stated loss sqrt(0)/2 = 0 are undefined; at alpha = 1 (epsilon = 0) the Laplace density and the geometric "
+        "pmf are 0 everywhere, so both objects have loss 0, not the stated 1/2"
+    )
+    rec.value(
+        corrected_statement="alpha in (0, 1) instead of [0, 1]: the Laplace mechanism with epsilon = ln(1/alpha) "
+        "exists only there (and grs2009's geometric pmf is 0 everywhere at alpha = 1)",
+        corrected_scope="the instances at alpha in (0, 1) of this record; at alpha = 0 the geometric part holds",
+    )

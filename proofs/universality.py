@@ -427,4 +427,10 @@ def geometric_minimizes_every_loss(
         + (f"T is NOT optimal for some user: {found}" if found else "T is optimal for every such user (SMT unsat)")
     )
     theorem_3_1_at_boundary(rec, ctx)
+    if rec.counterexample:
+        rec.value(
+            corrected_statement="alpha in [0, 1) instead of [0, 1]: at alpha = 1 grs2009's x^G (pmf 0 everywhere) is "
+            "no mechanism, so y^u o x^G minimizes nothing over the mechanisms with range N",
+            corrected_scope="the instances at alpha in [0, 1) of this record (alpha = 0: every legal user, n <= 3)",
+        )
     return rec

@@ -25,14 +25,19 @@ def test_latex_reader():
     assert e.subs({sy.a: sp.Rational(1, 2), sy.nn: 3}) == sp.Rational(1, 6)
 
 
-def test_ex23_and_ex22_proved_with_grid():
+def test_ex23_and_ex22_proved_inside_refuted_at_alpha_one_with_grid():
+    """Inside (0, 1) both are proved for every odd n (every instance there holds); the printed [0, 1] ends:
+    alpha = 0 holds (all-n), alpha = 1 is refuted (tests/test_ends_grs.py), so the status is refuted."""
     for check in (sy.post_processing_grs2011, sy.post_processing_grs2009):
         rec = check(CTX)
-        assert rec.status is Status.PROVED
-        assert len(rec.decided(ALL_N)) == 2
-        ends = "; 0: n in {1, 3}" if check is sy.post_processing_grs2009 else ""  # grs2009 prints alpha in [0, 1]
+        assert rec.status is Status.REFUTED and "alpha=1" in rec.counterexample
+        assert all(str(d.outcome) == "holds" for d in rec.decisions if d.instance.alpha != "1")
+        inside = [d for d in rec.decided(ALL_N) if d.instance.alpha == sy.SYMBOLIC]
+        assert len(inside) == 2
+        ends = "; 0: n in {1, 3}" if check is sy.post_processing_grs2009 else "; 0, 1: n in {1, 3}"
         inside = "alpha=1/2, 1/3, 1/4, 9/10, 1/100: n in {1, 3, 5, 7, 9}"
         assert grid_text(rec.result().grid[str(BOUNDED)]) == inside + ends
+        assert grid_text(rec.result().grid[str(ALL_N)]) == "alpha=symbolic alpha in (0,1), 0, 1: all n"
 
 
 def test_ex23_wrong_exponent_refuted():
@@ -47,8 +52,9 @@ def test_ex22_wrong_face_value_refuted():
 
 def test_thmA2_factor_derived_and_printed_decimal_matches():
     r = sy.rounded_laplace(CTX)
-    # alpha = 1 (eps = 0) ends the printed (0, 1]: the Laplace mechanism is undefined there, left undecided
-    assert r.status is Status.PARTIAL and r.result().coverage.undecided == ["alpha = 1 (an end of the printed (0, 1])"]
+    # alpha = 1 (eps = 0) ends the printed (0, 1]: the Laplace density is 0 there, refuted (tests/test_ends_grs.py)
+    assert r.status is Status.REFUTED and r.counterexample.startswith("n=all alpha=1 ")
+    assert all(str(d.outcome) == "holds" for d in r.decisions if d.instance.alpha != "1")
     derived = sp.sympify(r.values["Pr[Delta'=i]/Pr[Delta=i], i != 0 (derived)"], locals={"alpha": sy.a})
     assert sp.simplify(derived - sy.theorem_a2_factor(sy.a)) == 0
     assert [d.instance.alpha for d in r.decided(TABLE)] == ["1/2"]
@@ -79,7 +85,9 @@ def test_thmA2_printed_decimal_checked(monkeypatch):
 
     monkeypatch.setattr(sy, "printed", altered)
     r = sy.rounded_laplace(CTX)
-    assert r.status is Status.REFUTED and "printed factor 1.07" in r.counterexample
+    table = r.decided(TABLE)
+    assert r.status is Status.REFUTED and [str(d.outcome) for d in table] == ["counterexample"]
+    assert "printed factor 1.07" in table[0].detail
 
 
 def test_thmA2_zero_cell_vacuous_premise():
@@ -89,10 +97,13 @@ def test_thmA2_zero_cell_vacuous_premise():
         sy.premise_witness([z3.Real("s") > 1, z3.Real("s") < 0], 5, "contradiction")
 
 
-def test_sec61_proved_with_the_loss_name_as_erratum():
+def test_sec61_proved_inside_with_the_loss_name_as_erratum():
     r = sy.laplace_vs_geometric(CTX)
-    # every instance holds; the one erratum is the undefined name l_err for the binary loss l_bin (a typo)
-    assert r.status is Status.ERRATUM and all(str(d.outcome) == "holds" for d in r.decisions)
+    # every instance inside (0, 1) holds; the one erratum is the undefined name l_err for the binary loss l_bin (a
+    # typo); the printed ends alpha = 0 (Laplace undefined) and alpha = 1 (both densities 0) refute the claim
+    # (tests/test_ends_grs.py)
+    assert r.status is Status.REFUTED
+    assert all(str(d.outcome) == "holds" for d in r.decisions if d.instance.alpha not in ("0", "1"))
     assert [(e.printed, e.correct, e.cls) for e in r.errata] == [("l_{err}", "l_{bin}", "typo")]
     assert r.values["Laplace, optimal remap (threshold 1/2)"] == "sqrt(alpha)/2"
     parts = {dict(d.instance.params)["part"] for d in r.decided(ALL_N)}
@@ -123,4 +134,4 @@ def test_sec61_printed_loss_name_is_compared(name, errata):
     item = dataclasses.replace(printed("grs2009", "sec6.1.loss"), values=name)
     r = sy.laplace_vs_geometric(CTX, loss_item=item)
     assert [(e.printed, e.correct, e.cls) for e in r.errata] == errata
-    assert (r.status is Status.ERRATUM) == bool(errata)
+    assert r.status is Status.REFUTED  # at the printed ends, whatever the loss name (tests/test_ends_grs.py)

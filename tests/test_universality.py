@@ -78,11 +78,14 @@ def test_sampled_claims_record_one_instance_per_user(check, n_text):
     assert cells and all(len(v) >= 1 for v in cells.values())
 
 
-def test_grs2009_theorem_6_1_is_bounded_at_its_printed_boundary_alpha_0_only():
+def test_grs2009_theorem_6_1_holds_at_alpha_0_and_is_refuted_at_alpha_1():
     rec = c.uniqueness_up_to_permutation(CTX)
     res = rec.result()
-    assert res.status is Status.VERIFIED, (res.counterexample, res.notes)
-    assert grid_text(res.grid[str(BOUNDED)]) == "alpha=0: n<=3"
+    # at alpha = 1 a 1-DP x with rows (2/3, 1/3, 0, ...) meets the hypothesis and no p o x is x^G (pmf 0 everywhere)
+    assert res.status is Status.REFUTED and res.counterexample.startswith("n=1 alpha=1 bounded"), res.notes
+    assert all(d.outcome is Outcome.HOLDS for d in rec.decisions if d.instance.alpha != "1")
+    assert rec.values["corrected_statement"].startswith("alpha in [0, 1)")
+    assert grid_text(res.grid[str(BOUNDED)]) == "alpha=0, 1: n<=3"
     assert grid_text(res.grid[str(SAMPLED)]) == f"{ALPHAS}: n<=3"
     assert _users_per_cell(rec.decided(SAMPLED))
 
@@ -93,8 +96,12 @@ def test_grs2009_theorem_6_1_is_bounded_at_its_printed_boundary_alpha_0_only():
 def test_universality_claims_are_verified_over_every_user_with_sampled_cross_checks(check):
     rec = check(CTX)
     res = rec.result()
-    assert res.status is Status.VERIFIED, (res.counterexample, res.notes)
-    boundary = {u.remap_to_t_universal: "", u.geometric_minimizes_every_loss: ", 0"}.get(check, ", 0, 1")
+    if check is u.geometric_minimizes_every_loss:  # grs2009's x^G at alpha = 1 is 0 everywhere: refuted there
+        assert res.status is Status.REFUTED and res.counterexample.startswith("n=1 alpha=1 bounded"), res.notes
+        assert all(d.outcome is Outcome.HOLDS for d in rec.decisions if d.instance.alpha != "1")
+    else:
+        assert res.status is Status.VERIFIED, (res.counterexample, res.notes)
+    boundary = {u.remap_to_t_universal: ""}.get(check, ", 0, 1")
     assert grid_text(res.grid[str(BOUNDED)]) == f"{ALPHAS}{boundary}: n<=3"  # the printed boundary alpha in [0, 1]
     assert grid_text(res.grid[str(SAMPLED)]) == f"{ALPHAS}: n<=3"
     every = [d for d in rec.decided(BOUNDED) if d.instance.alpha not in ("0", "1")]
