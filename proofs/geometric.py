@@ -19,10 +19,12 @@ from proofs.degenerate_geometric import (
     END_MECHANISMS,
     ENDS,
     GS2010_RANGE,
+    built,
     definition4,
     definition4_at_one,
     definition4_at_zero,
     end_mechanisms_private,
+    in_band,
     pmf_at_end,
 )
 from udpm import linalg
@@ -138,12 +140,16 @@ def geometric_is_private(ctx: Context, pmf: Pmf = geometric_pmf, ends: dict = EN
 
 
 @checks("gs2010.def1")
-def geometric_is_distribution_and_private(ctx: Context, pmf: Pmf = geometric_pmf) -> Findings:
+def geometric_is_distribution_and_private(
+    ctx: Context, pmf: Pmf = geometric_pmf, ends: tuple[Fraction, ...] = ENDS, claim: str = "gs2010.def1"
+) -> Findings:
     """gs2010 Definition 1: the two-sided geometric pmf sums to 1 over Z, and adding it is alpha-DP, for alpha in
     the printed [0, 1] (Section 2.1): symbolically on (0, 1), exactly at the ends 0 and 1 (0^0 = 1)."""
-    rec = _decide("gs2010.def1", [prove_sums_to_one(pmf), prove_translation_invariant_dp(pmf)])
-    for e in ENDS:
+    rec = _decide(claim, [prove_sums_to_one(pmf), prove_translation_invariant_dp(pmf)])
+    for e in ends:
         pmf_at_end(rec, pmf, e)
+    if 1 not in ends:
+        return rec
     rec.note(
         f"the printed boundary: {GS2010_RANGE}; decided on the printed pmf at each end: at alpha = 0 it is the point "
         "mass at 0 (sum 1, 0-DP with x/0 = infinity); at alpha = 1 it is 0 at every z and sums to 0, so Definition "
@@ -151,9 +157,15 @@ def geometric_is_distribution_and_private(ctx: Context, pmf: Pmf = geometric_pmf
     )
     rec.value(
         corrected_statement="Definition 1's pmf is a distribution and alpha-DP for alpha in [0, 1); at alpha = 1 "
-        "(1 - alpha)/(1 + alpha) alpha^|z| = 0 for every z",
+        "(1 - alpha)/(1 + alpha) alpha^|z| = 0 for every z (the claim gs2010.def1.corrected)",
     )
     return rec
+
+
+@checks("gs2010.def1.corrected")
+def geometric_is_distribution_and_private_below_one(ctx: Context, pmf: Pmf = geometric_pmf) -> Findings:
+    """gs2010 Definition 1 for alpha in [0, 1): the printed range without the end alpha = 1, where the pmf is 0."""
+    return geometric_is_distribution_and_private(ctx, pmf, ends=(Fraction(0),), claim="gs2010.def1.corrected")
 
 
 # --- the truncated geometric mechanism, grs2011 Example 2.2 -----------------------------------
@@ -209,9 +221,12 @@ def truncated_geometric_example(
     ctx: Context,
     stated: Callable[[Expr, str | Expr, Expr], Expr] = stated_truncated,
     mechanism: Callable[[int, Fraction], list[list[Fraction]]] = truncated_geometric,
+    ends: tuple[Fraction, ...] = ENDS,
+    claim: str = "grs2011.ex2.2",
 ) -> Findings:
     """grs2011 Example 2.2: the stated probabilities are the clamp remap of the geometric mechanism,
-    every row sums to 1, and the mechanism is alpha-DP, for all n >= 1 and alpha in (0, 1)."""
+    every row sums to 1, and the mechanism is alpha-DP, for all n >= 1 and alpha in (0, 1), and at the ``ends``
+    of the printed [0, 1] (:func:`truncated_at_ends`)."""
     parts: list[tuple[bool | None, str]] = []
     # (1) the stated boundary probabilities are the clamped tails, for every result i >= 0 and n >= i.
     i_, n_ = k, k + q
@@ -251,16 +266,61 @@ def truncated_geometric_example(
                 f"{label}: ratio {r}" if ok else (band_counterexample(label, r) or f"{label}: ratio {r} undecided"),
             )
         )
-    rec = _decide("grs2011.ex2.2", parts, lambda rec: _clamp_remap_matches(rec, mechanism))
+    rec = _decide(claim, parts, lambda rec: _clamp_remap_matches(rec, mechanism))
+    truncated_at_ends(rec, stated, ends)
+    if 1 not in ends:
+        return rec
     rec.note(
-        "printed range alpha in (0, 1): the example opens with the alpha-geometric mechanism of Example 2.1 "
-        "(alpha in (0, 1)) outputting a value outside N with non-zero probability, false for the 0- and 1-geometric "
-        "mechanisms; nothing is decided at the ends.  There, T(n, 0) = I both as the truncated 0-geometric mechanism "
-        "and by the formula (0^0 = 1), but at alpha = 1 the formula gives rows (1/2, 0, ..., 0, 1/2) while truncating "
-        "the 1-geometric mechanism (always 0) gives rows (1, 0, ..., 0): Section 3's statements at alpha = 1 are "
-        "checked under both readings (proofs.degenerate_alpha)"
+        "the ends of the printed [0, 1] (Example 2.1 defines the 0- and 1-geometric mechanisms): at alpha = 0 the "
+        "stated probabilities (0^0 = 1) are the identity, the truncated 0-geometric mechanism; at alpha = 1 they give "
+        "rows (1/2, 0, ..., 0, 1/2) while remapping the 1-geometric mechanism (always 0) as the example says gives "
+        "rows (1, 0, ..., 0): 'In other words' is false there, so the example is refuted at alpha = 1 as printed; "
+        "Section 3's statements at alpha = 1 are checked under both readings (proofs.degenerate_alpha)"
     )
     return rec
+
+
+@checks("grs2011.ex2.2.corrected")
+def truncated_geometric_below_one(ctx: Context, stated=stated_truncated) -> Findings:
+    """grs2011 Example 2.2 for alpha in [0, 1): the printed range without alpha = 1, where the stated probabilities
+    are not the remapped 1-geometric mechanism."""
+    return truncated_geometric_example(ctx, stated, ends=(Fraction(0),), claim="grs2011.ex2.2.corrected")
+
+
+def truncated_at_ends(
+    rec: Findings, stated=stated_truncated, ends: tuple[Fraction, ...] = ENDS, ns: range = range(1, 4)
+) -> None:
+    """grs2011 Example 2.2 at alpha = 0 and 1: the stated probabilities (0^0 = 1) form a mechanism that is
+    alpha-DP, and it is what remapping Example 2.1's 0- or 1-geometric mechanism (negative outputs to 0, outputs
+    above n to n) gives, decided exactly on the built matrices."""
+    for e in ends:
+        entry = END_MECHANISMS[e]
+        for n in ns:
+            with rec.deciding(n=n, alpha=e, kind=BOUNDED, method="exact matrices at the end",
+                              covers="the stated probabilities against the remapped end mechanism") as d:
+                def at(i: int, j: int, n=n, e=e) -> Fraction:
+                    col = "first" if j == 0 else "last" if j == n else sp.Integer(j)
+                    v = stated(sp.Integer(i), col, sp.Integer(n))
+                    return Fraction(str(sp.nsimplify(v.subs(a, e))))
+
+                t = [[at(i, j) for j in range(n + 1)] for i in range(n + 1)]
+                window = range(-1, n + 2)  # the end mechanisms put all their mass on 0..n
+                clamp = deterministic_remap([min(max(r, 0), n) for r in window], n + 1)
+                remapped = compose(built(entry, n, window), clamp)
+                bad_row = next((i for i in range(n + 1) if sum(t[i]) != 1), None)
+                bad_dp = next(((i, j) for i in range(n) for j in range(n + 1)
+                               if not (in_band(t[i][j], t[i + 1][j], e) and in_band(t[i + 1][j], t[i][j], e))), None)
+                if bad_row is not None:
+                    d.counterexample(f"n={n}, alpha={e}: the stated row {bad_row} sums to {sum(t[bad_row])}")
+                elif bad_dp is not None:
+                    i, j = bad_dp
+                    d.counterexample(f"n={n}, alpha={e}: T[{i}][{j}] = {t[i][j]}, T[{i + 1}][{j}] = {t[i + 1][j]}")
+                elif t != remapped:
+                    i = next(i for i in range(n + 1) if t[i] != remapped[i])
+                    d.counterexample(
+                        f"n={n}, alpha={e}: the stated row {i} is {[str(x) for x in t[i]]}, remapping the "
+                        f"{e}-geometric mechanism gives {[str(x) for x in remapped[i]]}"
+                    )
 
 
 def spreading_weight(r: Expr) -> Expr:
@@ -274,6 +334,8 @@ def range_restricted_equivalent_to_geometric(
     weight: Callable[[Expr], Expr] = spreading_weight,
     g_at_end: Callable[[int, Fraction], list[list[Fraction]]] = definition4,
     pmf: Pmf = geometric_pmf,
+    at_one: bool = True,
+    claim: str = "gs2010.def4",
 ) -> Findings:
     """gs2010 Definition 4: the range-restricted geometric G is derivable from the geometric
     mechanism and vice versa, for all n >= 1 and alpha in (0, 1), and at the printed ends alpha = 0 and 1
@@ -294,8 +356,10 @@ def range_restricted_equivalent_to_geometric(
     # Column r = n + p >= n at result i = n - q (q >= 0).
     lhs = a**q / (1 + a) * weight(p)
     parts.append((is_zero(lhs - geometric_pmf(p + q)), "G[i][n] (1-a) a^(r-n) = Pr[Delta = r - i] for r >= n"))
-    rec = _decide("gs2010.def4", parts, lambda rec: _clamp_remap_matches(rec, truncated_geometric))
+    rec = _decide(claim, parts, lambda rec: _clamp_remap_matches(rec, truncated_geometric))
     definition4_at_zero(rec, g_at_end)
+    if not at_one:
+        return rec
     definition4_at_one(rec, pmf)
     rec.note(
         f"the printed boundary: {GS2010_RANGE}; alpha = 0 holds (both mechanisms are the identity); at alpha = 1 "
@@ -304,9 +368,20 @@ def range_restricted_equivalent_to_geometric(
         "alpha = 1 as printed"
     )
     rec.value(
-        corrected_statement="G_{n,alpha} and the alpha-geometric mechanism derive each other for alpha in [0, 1)",
+        corrected_statement="G_{n,alpha} and the alpha-geometric mechanism derive each other for alpha in [0, 1) "
+        "(the claim gs2010.def4.corrected)",
     )
     return rec
+
+
+@checks("gs2010.def4.corrected")
+def range_restricted_equivalent_below_one(
+    ctx: Context, g_at_end: Callable[[int, Fraction], list[list[Fraction]]] = definition4
+) -> Findings:
+    """gs2010 Definition 4 for alpha in [0, 1): the printed range without alpha = 1, where the geometric pmf is 0."""
+    return range_restricted_equivalent_to_geometric(
+        ctx, g_at_end=g_at_end, at_one=False, claim="gs2010.def4.corrected"
+    )
 
 
 def zlcn2013_formula6(n: int, alpha_zlcn: Fraction) -> list[list[Fraction]]:
