@@ -459,11 +459,13 @@ def det_g_prime(
     claim: str = "gs2010.lemma1",
     g_entry: Callable[[sp.Expr, bool], sp.Expr] = definition4,
     positive: bool = True,
+    display_factor: Callable[[sp.Expr], sp.Expr] = lambda m: (1 + a) ** 2 * ((1 + a) / (1 - a)) ** (m - 2),
 ) -> Findings:
     """gs2010 Lemma 1: det G_{n,a} > 0; its proof's det G'_{n,a} = (1-a^2)^(n-1) for the n x n matrix of
     Table 2 (Definition 4's (n+1) x (n+1) G_{n,a} has det G' = (1-a^2)^n), for all n >= 2 and a in (0,1), and at
     the printed ends ``ends`` of alpha in [0, 1].  ``g_entry`` (G's entry at distance d, boundary column or not) and
-    ``positive`` (the printed det G > 0, or det G < 0) are the statement's objects, for false variants."""
+    ``positive`` (the printed det G > 0, or det G < 0) are the statement's objects, for false variants;
+    ``display_factor`` is the proof's printed det G'_{n,a} / det G_{n,a} (item lemma1.text)."""
     rec = Findings(claim)
     n_max = size_bound(ctx, 12, 32)
     # all n: solve the recurrence, compare with the claimed exponent for symbolic m
@@ -492,6 +494,20 @@ def det_g_prime(
             dec.inconclusive(bad)
         elif bad:
             dec.counterexample(bad)
+    display = printed("gs2010", "lemma1.text").values[1]
+    with rec.deciding(
+        n=None, alpha=SYMBOLIC, kind=ALL_N, method="column scales read off G's entries (sympy), symbolic size m",
+        covers=f"the proof's display {display}"
+    ) as dec:
+        scales = column_scales(g_entry)
+        if scales is None:
+            dec.inconclusive("G is no column scaling of G': the display's factor is not defined")
+        else:
+            ratio = 1 / (scales[0] ** 2 * scales[1] ** (M - 2))  # det G' / det G
+            if sp.simplify(sp.powsimp(ratio / display_factor(M), force=True)) != 1:
+                dec.counterexample(
+                    f"det G'_m / det G_m = {sp.factor(ratio)}, the display gives {sp.factor(display_factor(M))}"
+                )
     for e in ends:  # the printed ends of alpha in [0, 1], every size
         with rec.deciding(
             n=None, alpha=e, kind=ALL_N, method="the printed boundary: det G_m = d_m s_b^2 s_i^(m-2) at this alpha "

@@ -48,3 +48,11 @@ def test_the_ends_for_every_size():
     rec = d.det_g_prime(CTX, positive=False, ends=(d.Fraction(0),))
     (zero,) = _det_g_all_n(rec, "0")
     assert zero.outcome is Outcome.COUNTEREXAMPLE and "det G = 1, not < 0" in zero.detail
+
+
+def test_the_proofs_display_of_det_g_prime_over_det_g_is_decided():
+    rec = d.det_g_prime(CTX)
+    shown = [x for x in rec.decisions if "the proof's display" in x.instance.covers]
+    assert len(shown) == 1 and shown[0].outcome is Outcome.HOLDS
+    wrong = d.det_g_prime(CTX, display_factor=lambda m: (1 + d.a) ** 2 * ((1 + d.a) / (1 - d.a)) ** (m - 1))
+    assert any("the display gives" in x.detail for x in wrong.decisions)

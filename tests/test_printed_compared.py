@@ -1,4 +1,4 @@
-"""Every item transcribed into paper_tables/printed/grs2011.json and grs2009.json is read by some check (a check
+"""Every item transcribed into paper_tables/printed/<paper>.json is read by some check (a check
 module names its key), so no printed value sits in the files without a comparison; and every note that describes
 an error in the printed text has become a declared erratum of its item."""
 
@@ -23,7 +23,7 @@ def check_text() -> str:
     return "\n".join(Path(p).read_text(encoding="utf-8") for p in CHECK_SOURCES)
 
 
-@pytest.mark.parametrize("paper", ["grs2011", "grs2009"])
+@pytest.mark.parametrize("paper", ["grs2011", "grs2009", "gs2010", "zlcn2013"])
 def test_every_printed_item_is_named_by_a_check(paper, check_text):
     unread = [k for k in _items(paper) if f'"{k}"' not in check_text]
     assert not unread, f"{paper}: printed items no check reads: {unread}"
