@@ -206,7 +206,7 @@ def post_processing_grs2009(ctx: Context, face: Formula | None = None, remapped:
     post_processing_at_ends(rec, face, remapped, GRS2009_END_MECHANISMS)
     rec.note(
         "the printed boundary: grs2009 fixes alpha in [0, 1] (Section 2.1) and Example 2.1 does not narrow it; at "
-        "alpha = 0 (0^0 = 1: the geometric mechanism is the identity) both losses are 0 as printed (every odd n); "
+        "alpha = 0 (0^0 = 1: the geometric mechanism is the identity) both losses are 0 as printed (n = 1, 3); "
         "at alpha = 1 the printed pmf (1 - alpha)/(1 + alpha) alpha^|z| is 0 for every z, so x^G and its remap are 0 "
         "(no distribution) and the loss (1) is 0, not the printed 2 alpha/(1 + alpha) = 1 and alpha^((n+1)/2)/(1 + "
         "alpha) = 1/2 (refuted: the example states losses of an object that is no mechanism)"
@@ -214,7 +214,7 @@ def post_processing_grs2009(ctx: Context, face: Formula | None = None, remapped:
     rec.value(
         corrected_statement="alpha in [0, 1) instead of [0, 1]: at alpha = 1 the printed geometric distribution is 0 "
         "everywhere and the stated losses 1 and 1/2 are not its loss (1), which is 0",
-        corrected_scope="the instances at alpha in [0, 1) of this record (alpha = 0: all odd n, symbolic)",
+        corrected_scope="the instances at alpha in [0, 1) of this record (alpha = 0: n in {1, 3})",
     )
     return rec
 
@@ -227,9 +227,8 @@ def _printed_loss(paper: str, key: str) -> Formula:
     return lambda al, n: latex_expr(item.values).subs({a: al, nn: n})
 
 
-#: What the geometric mechanism is at each end, per paper: (description, errs_face(n), errs_remapped(n)).  Each
-#: errs(i, n) is the probability, for true result i in {0, n} (n = 2h+1 symbolic), that the user's answer is not i;
-#: ``None`` for the whole entry: the printed object has no mass (every pmf value is 0).
+#: What the geometric mechanism is at each end, per paper: (description, output), ``output(i)`` the answer it gives
+#: for true result i (deterministic at the ends), or ``None``: the printed pmf is 0 everywhere (no mass at all).
 EndMechanism = tuple[str, Callable[[sp.Expr], sp.Expr] | None]
 
 
@@ -249,8 +248,12 @@ GRS2011_END_MECHANISMS: dict[int, EndMechanism] = {
 #: grs2009 Example 2.1's formula (1 - alpha)/(1 + alpha) alpha^|z| at the ends, 0^0 = 1: the point mass at 0 at
 #: alpha = 0 (the identity), and 0 for every z at alpha = 1 (None: no output has positive probability).
 GRS2009_END_MECHANISMS: dict[int, EndMechanism] = {
-    0: ("Example 2.1's formula at alpha = 0 (0^0 = 1: Pr[Z = 0] = 1, the identity)", _identity_output),
     1: ("Example 2.1's formula at alpha = 1 ((1 - 1)/(1 + 1) 1^|z| = 0 for every z)", None),
+}
+#: grs2009 at alpha = 0 (the point mass at 0, 0^0 = 1: the identity) is decided by
+#: :func:`proofs.degenerate_geometric.post_processing_at_zero` (n = 1, 3); the symbolic all-odd-n form, for reuse.
+GRS2009_AT_ZERO: dict[int, EndMechanism] = {
+    0: ("Example 2.1's formula at alpha = 0 (0^0 = 1: Pr[Z = 0] = 1, the identity)", _identity_output),
 }
 
 
