@@ -296,13 +296,37 @@ def table2(
         "(n in the grid is the matrix size, Table 2's n).  Table 2's matrices are n x n (Definition 4's "
         "G_{n-1,a}); the extracted text prints 'G = G'' side by side, which is extraction damage, not an equation."
     )
+    table2_at_ends(rec, printed_g)
     rec.note(
-        f"the printed boundary ({GS2010_RANGE}): nothing decided at the ends; at alpha = 1 the printed G, "
-        "(1-a)/(1+a) times the entries a^|i-j|/(1-a) of columns 1 and n, is 0 x (1/0), undefined (Definition 4 itself "
-        "gives 1/2 there), and G' (columns scaled by (1+a)/(1-a)) is undefined; at alpha = 0 both printed matrices are "
-        "I with 0^0 = 1, as Definition 4 gives"
+        f"the printed boundary ({GS2010_RANGE}), decided on the printed G at sizes 2..4: at alpha = 0 it is I with "
+        "0^0 = 1, as Definition 4 gives; at alpha = 1 the printed G's columns 1 and n, (1-a)/(1+a) times a^|i-j|/(1-a), "
+        "are read as the rational function they are, a^|i-j|/(1+a) = 1/2 there, Definition 4's value"
     )
     return rec
+
+
+def table2_at_ends(
+    rec: Findings, printed_g: Callable[[sp.Expr, sp.Expr, bool], sp.Expr] = table2_g_printed,
+    ends: Sequence[Fraction] = BOUNDARY, sizes: range = range(2, 5),
+) -> None:
+    """gs2010 Table 2's printed G at the ends of the printed [0, 1], entry by entry against Definition 4 there
+    (0^0 = 1; a printed entry is the rational function it writes, so (1-a) x 1/(1-a) cancels); an entry left
+    undefined or different is a counterexample."""
+    for e in ends:
+        for m in sizes:
+            with rec.deciding(n=m, alpha=e, kind=BOUNDED, method="the printed entries at this alpha (sympy)",
+                              covers="every entry of the printed m x m G") as dec:
+                for i in range(m):
+                    for j in range(m):
+                        boundary = j in (0, m - 1)
+                        got = sp.simplify(printed_g(sp.Integer(i), sp.Integer(j), boundary).subs(a, e))
+                        want = definition4(sp.Integer(abs(i - j)), boundary).subs(a, e)
+                        if not got.is_finite or sp.simplify(got - want) != 0:
+                            dec.counterexample(f"size {m}, alpha = {e}: the printed G[{i}][{j}] is {got}, "
+                                               f"Definition 4 gives {want}")
+                            break
+                    if dec.witness:
+                        break
 
 
 def _table2_point(g: sp.Expr, gp: sp.Expr, d: sp.Expr, boundary: bool, scale: sp.Expr) -> str | None:

@@ -27,7 +27,7 @@ import threading
 import time
 import traceback
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .errors import CheckTimeout, ExpectationsError, HarnessError, SolverTimeout, UnknownClaim
 from .evidence import Evidence, Result, Status, derive, unresolved
@@ -144,13 +144,39 @@ def checks(claim_id: str, plan: Plan | None = None) -> Callable[[Check], Check]:
 
 
 def load_checkers() -> dict[str, Check]:
-    """Import every module of proofs/ and experiments/ so that their @checks bind."""
+    """Import every module of proofs/ and experiments/ so that their @checks bind; a claim that restates a printed
+    one on part of its class, with no check of its own, is decided by the printed claim's check (:func:`restricted`)."""
     for pkg_name in CHECK_PACKAGES:
         pkg = importlib.import_module(pkg_name)
         for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
             if not info.name.startswith("_"):
                 importlib.import_module(f"{pkg_name}.{info.name}")
+    for cid, c in catalog().items():
+        if c.restates and cid not in _CHECKERS and c.restates in _CHECKERS:
+            _CHECKERS[cid] = restricted(cid)
     return dict(_CHECKERS)
+
+
+def restricted(claim_id: str) -> Check:
+    """The check of ``claim_id``, which restates a printed claim on part of its class (a narrower alpha range, fewer
+    regions): the printed claim's own check, run as is, keeping the decisions that lie in this claim's printed
+    class (:func:`udpm.coverage.restricted_to`).  The same code decides both; only the class differs."""
+    from .coverage import restricted_to
+
+    def check(ctx: Context) -> Findings:
+        c = catalog()[claim_id]
+        found = _CHECKERS[c.restates](ctx)
+        rec = Findings(claim_id)
+        rec.decisions = [replace(d, instance=replace(d.instance, claim=claim_id))
+                         for d in restricted_to(found.decisions, c.printed)]
+        rec.values = {k: v for k, v in found.values.items() if not k.startswith("corrected_")}
+        rec.errata, rec.certificate = list(found.errata), found.certificate
+        rec.notes = [f"decided by the check of {c.restates}, its instances kept where they lie in this claim's "
+                     f"printed class (alpha in {c.printed.alpha.text() if c.printed.alpha else 'the printed range'})"]
+        return rec
+
+    check.__qualname__ = f"restricted({claim_id!r})"
+    return check
 
 
 def select(ids: Sequence[str], patterns: Sequence[str] = (), paper: str | None = None) -> list[str]:

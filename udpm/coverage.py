@@ -38,7 +38,7 @@ from .errors import CatalogError
 from .instances import Decision, Kind, Outcome
 from .statements import AlphaRange, PrintedClass
 
-__all__ = ["Coverage", "Part", "alpha_span", "coverage", "parts_of"]
+__all__ = ["Coverage", "Part", "alpha_span", "coverage", "parts_of", "restricted_to", "within"]
 
 KIND_ORDER = (Kind.ALL_N, Kind.BOUNDED, Kind.SAMPLED, Kind.TABLE)  # strongest first
 
@@ -141,3 +141,33 @@ def coverage(decisions: Sequence[Decision], printed: PrintedClass) -> Coverage:
         kinds = [d.instance.kind for d in holding if part.reached_by(d, printed.alpha)]
         out.append((part.name, min(kinds, key=KIND_ORDER.index) if kinds else None))
     return Coverage(tuple(out))
+
+
+def within(label: str, alpha: AlphaRange) -> bool:
+    """Does an instance's alpha lie in the range (every exact alpha it names; a symbolic range meeting it)?"""
+    points, symbolic = alpha_span(label)
+    if points:
+        return all(alpha.contains(p) for p in points)
+    if symbolic is not None:
+        return symbolic.lo < alpha.hi and symbolic.hi > alpha.lo
+    return False
+
+
+def restricted_to(decisions: Sequence[Decision], printed: PrintedClass) -> list[Decision]:
+    """The decisions that lie in a narrower printed class: alpha in its range, region among its parts.
+
+    A holding symbolic instance whose range meets the class still holds on the class; a counterexample is kept
+    only where every alpha it names lies in the class (a symbolic counterexample names none and is kept, so a
+    restriction never hides a failure it cannot place)."""
+    out = []
+    for d in decisions:
+        if printed.parts and d.instance.region and d.instance.region not in printed.parts:
+            continue
+        points, _ = alpha_span(d.instance.alpha)
+        if printed.alpha is None or d.outcome is not Outcome.COUNTEREXAMPLE:
+            keep = printed.alpha is None or within(d.instance.alpha, printed.alpha)
+        else:
+            keep = all(printed.alpha.contains(p) for p in points) if points else True
+        if keep:
+            out.append(d)
+    return out
