@@ -162,12 +162,6 @@ def geometric_is_distribution_and_private(
     return rec
 
 
-@checks("gs2010.def1.corrected")
-def geometric_is_distribution_and_private_below_one(ctx: Context, pmf: Pmf = geometric_pmf) -> Findings:
-    """gs2010 Definition 1 for alpha in [0, 1): the printed range without the end alpha = 1, where the pmf is 0."""
-    return geometric_is_distribution_and_private(ctx, pmf, ends=(Fraction(0),), claim="gs2010.def1.corrected")
-
-
 # --- the truncated geometric mechanism, grs2011 Example 2.2 -----------------------------------
 
 
@@ -280,13 +274,6 @@ def truncated_geometric_example(
     return rec
 
 
-@checks("grs2011.ex2.2.corrected")
-def truncated_geometric_below_one(ctx: Context, stated=stated_truncated) -> Findings:
-    """grs2011 Example 2.2 for alpha in [0, 1): the printed range without alpha = 1, where the stated probabilities
-    are not the remapped 1-geometric mechanism."""
-    return truncated_geometric_example(ctx, stated, ends=(Fraction(0),), claim="grs2011.ex2.2.corrected")
-
-
 def truncated_at_ends(
     rec: Findings, stated=stated_truncated, ends: tuple[Fraction, ...] = ENDS, ns: range = range(1, 4)
 ) -> None:
@@ -372,16 +359,6 @@ def range_restricted_equivalent_to_geometric(
         "(the claim gs2010.def4.corrected)",
     )
     return rec
-
-
-@checks("gs2010.def4.corrected")
-def range_restricted_equivalent_below_one(
-    ctx: Context, g_at_end: Callable[[int, Fraction], list[list[Fraction]]] = definition4
-) -> Findings:
-    """gs2010 Definition 4 for alpha in [0, 1): the printed range without alpha = 1, where the geometric pmf is 0."""
-    return range_restricted_equivalent_to_geometric(
-        ctx, g_at_end=g_at_end, at_one=False, claim="gs2010.def4.corrected"
-    )
 
 
 def zlcn2013_formula6(n: int, alpha_zlcn: Fraction) -> list[list[Fraction]]:

@@ -160,23 +160,29 @@ def load_checkers() -> dict[str, Check]:
 def restricted(claim_id: str) -> Check:
     """The check of ``claim_id``, which restates a printed claim on part of its class (a narrower alpha range, fewer
     regions): the printed claim's own check, run as is, keeping the decisions that lie in this claim's printed
-    class (:func:`udpm.coverage.restricted_to`).  The same code decides both; only the class differs."""
-    from .coverage import restricted_to
+    class (:func:`restrict`).  The same code decides both; only the class differs."""
 
     def check(ctx: Context) -> Findings:
-        c = catalog()[claim_id]
-        found = _CHECKERS[c.restates](ctx)
-        rec = Findings(claim_id)
-        rec.decisions = [replace(d, instance=replace(d.instance, claim=claim_id))
-                         for d in restricted_to(found.decisions, c.printed)]
-        rec.values = {k: v for k, v in found.values.items() if not k.startswith("corrected_")}
-        rec.errata, rec.certificate = list(found.errata), found.certificate
-        rec.notes = [f"decided by the check of {c.restates}, its instances kept where they lie in this claim's "
-                     f"printed class (alpha in {c.printed.alpha.text() if c.printed.alpha else 'the printed range'})"]
-        return rec
+        return restrict(claim_id, _CHECKERS[catalog()[claim_id].restates](ctx))
 
     check.__qualname__ = f"restricted({claim_id!r})"
     return check
+
+
+def restrict(claim_id: str, found: Findings) -> Findings:
+    """The findings of the printed claim ``claim_id`` restates, kept where they lie in ``claim_id``'s class (a false
+    variant of the narrower claim runs the printed check on the variant, then this)."""
+    from .coverage import restricted_to
+
+    c = catalog()[claim_id]
+    rec = Findings(claim_id)
+    rec.decisions = [replace(d, instance=replace(d.instance, claim=claim_id))
+                     for d in restricted_to(found.decisions, c.printed)]
+    rec.values = {k: v for k, v in found.values.items() if not k.startswith("corrected_")}
+    rec.errata, rec.certificate = list(found.errata), found.certificate
+    rec.notes = [f"decided by the check of {c.restates}, its instances kept where they lie in this claim's "
+                 f"printed class (alpha in {c.printed.alpha.text() if c.printed.alpha else 'the printed range'})"]
+    return rec
 
 
 def select(ids: Sequence[str], patterns: Sequence[str] = (), paper: str | None = None) -> list[str]:
