@@ -98,3 +98,29 @@ def test_a_claim_resting_on_a_partial_claim_is_partial():
     r = derive(rec(("1/2", BOUNDED, "")), printed=OPEN)
     r = cap(r, {"dep": Status.PARTIAL})
     assert r.status is Status.PARTIAL and r.capped_by == "dep"
+
+
+def test_a_narrower_class_keeps_the_instances_inside_it():
+    from udpm.coverage import restricted_to
+
+    r = Findings("t.claim")
+    r.decide(True, n=None, alpha="symbolic alpha in (0,1)", kind=ALL_N, method="m")
+    r.decide(True, n=2, alpha="0", kind=BOUNDED, method="m")
+    r.decide(False, "the pmf sums to 0", n=2, alpha="1", kind=BOUNDED, method="m")
+    half_open = PrintedClass(AlphaRange.parse("[0, 1)"), "", None)
+    kept = restricted_to(r.decisions, half_open)
+    assert [d.instance.alpha for d in kept] == ["symbolic alpha in (0,1)", "0"]
+    assert derive(r, printed=CLOSED).status is Status.REFUTED
+    kept_rec = Findings("t.claim")
+    kept_rec.decisions = kept
+    assert derive(kept_rec, printed=half_open).status is Status.VERIFIED
+
+
+def test_a_corrected_claim_is_decided_by_the_printed_check_restricted():
+    from udpm.claims import Context, load_checkers, run_claim
+
+    load_checkers()
+    printed, _ = run_claim("gs2010.def1", Context())
+    corrected, _ = run_claim("gs2010.def1.corrected", Context())
+    assert printed.status is Status.REFUTED and corrected.status is Status.PROVED
+    assert all(d.instance.alpha != "1" for d in corrected.decisions)
