@@ -162,10 +162,10 @@ def optimality(rec: Findings, what: str, user: BayesianUser, x: list[list[Fracti
 
 
 @checks("grs2011.fig1a")
-def figure_1a(ctx: Context, window: Callable = geometric_window) -> Findings:
-    """grs2011 Figure 1(a): the 1/2-geometric mechanism, n = 5, outputs -1..6."""
+def figure_1a(ctx: Context, window: Callable = geometric_window, item: PrintedItem | None = None) -> Findings:
+    """grs2011 Figure 1(a): the 1/2-geometric mechanism, n = 5, outputs -1..6 (``item``: the printed figure)."""
     rec = Findings("grs2011.fig1a")
-    item = printed("grs2011", "fig1a")
+    item = item or printed("grs2011", "fig1a")
     m = window(5, HALF, -1, 6)
     rec.value(X=linalg.fmt_matrix(m))
     compare_printed(rec, item, m, n=5, alpha=HALF)
@@ -184,10 +184,10 @@ def figure_1a(ctx: Context, window: Callable = geometric_window) -> Findings:
 
 
 @checks("grs2011.fig1b")
-def figure_1b(ctx: Context, mechanism: Callable = truncated_geometric) -> Findings:
-    """grs2011 Figure 1(b): the truncated 1/2-geometric mechanism, n = 5."""
+def figure_1b(ctx: Context, mechanism: Callable = truncated_geometric, item: PrintedItem | None = None) -> Findings:
+    """grs2011 Figure 1(b): the truncated 1/2-geometric mechanism, n = 5 (``item``: the printed figure)."""
     rec = Findings("grs2011.fig1b")
-    item = printed("grs2011", "fig1b")
+    item = item or printed("grs2011", "fig1b")
     m = mechanism(5, HALF)
     rec.value(T=linalg.fmt_matrix(m))
     compare_printed(rec, item, m, n=5, alpha=HALF)
@@ -197,10 +197,11 @@ def figure_1b(ctx: Context, mechanism: Callable = truncated_geometric) -> Findin
 
 
 @checks("grs2011.fig4")
-def figure_4(ctx: Context, mechanism: Callable = truncated_geometric) -> Findings:
-    """grs2011 Figure 4: the signature of the truncated 1/2-geometric mechanism, n = 5."""
+def figure_4(ctx: Context, mechanism: Callable = truncated_geometric, item: PrintedItem | None = None) -> Findings:
+    """grs2011 Figure 4: the signature of the truncated 1/2-geometric mechanism, n = 5 (``item``: the printed
+    signature)."""
     rec = Findings("grs2011.fig4")
-    item = printed("grs2011", "fig4")
+    item = item or printed("grs2011", "fig4")
     sig = signature(mechanism(5, HALF), HALF)
     rec.value(signature=render(sig).replace("\n", "/"))
     compare_printed(rec, item, sig, n=5, alpha=HALF)

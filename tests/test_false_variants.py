@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from udpm.claims import Context, catalog, load_checkers
+from udpm.claims import Context, Status, catalog, load_checkers, run_claim
 from udpm.variants import registered, verdict_of
 
 VARIANTS = registered()
@@ -12,9 +12,12 @@ CTX = Context()
 
 
 def test_every_implemented_claim_has_a_false_variant():
+    """A claim whose printed statement its check refutes has shown that the check can fail; every other claim
+    registers a variant."""
     have = {v.claim for v in VARIANTS}
     missing = [cid for cid in catalog() if cid in load_checkers() and cid not in have]
-    assert not missing, f"{len(missing)} claims without a false variant: {missing}"
+    passing = [cid for cid in missing if run_claim(cid, CTX)[0].status is not Status.REFUTED]
+    assert not passing, f"{len(passing)} claims without a false variant: {passing}"
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: f"{v.claim}:{v.changes}:{v.statement[:40]}")

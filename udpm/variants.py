@@ -10,7 +10,8 @@ the statement changed through the check's parameters::
         return geometric_is_private(ctx, pmf=lambda d: (1 - a) / (1 + a) * a ** (2 * sp.Abs(d)))
 
 A variant *survives* when its verdict is still a pass: the claim's check is then vacuous for that
-change.  :func:`sensitivity` runs every variant and tabulates what refuted it (the test suite
+change.  A changed printed object (a figure's entry) is caught when the comparison finds a difference
+that no erratum explains (an unclassified erratum).  :func:`sensitivity` runs every variant and tabulates what refuted it (the test suite
 asserts that nothing survives; ``python -m udpm.variants`` writes the table that the report shows).
 """
 
@@ -23,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import HarnessError, UnknownClaim
-from .instances import Findings
+from .instances import UNCLASSIFIED, Findings
 
 __all__ = ["CHANGES", "FalseVariant", "false_variant", "registered", "sensitivity", "verdict_of"]
 
@@ -84,13 +85,19 @@ def verdict_of(v: FalseVariant, ctx) -> dict:
         raise HarnessError(f"{v.name}: a variant returns the check's Findings, got {type(found).__name__}")
     result = found.result()
     refuted = str(result.status) == "refuted"
+    # A changed printed object is caught when its comparison finds a difference nobody has classified.
+    unclassified = [e for e in result.errata if e.cls == UNCLASSIFIED]
+    by = result.counterexample if refuted else (
+        f"{unclassified[0].entry}: printed {unclassified[0].printed}, exact {unclassified[0].correct}"
+        if unclassified else result.notes
+    )
     return {
         "claim": v.claim,
         "changes": v.changes,
         "variant": v.statement,
         "status": str(result.status),
-        "refuted": refuted,
-        "by": (result.counterexample or "") if refuted else (result.notes or ""),
+        "refuted": refuted or bool(unclassified),
+        "by": by or "",
     }
 
 
