@@ -259,3 +259,11 @@ def _thm61_corrected_every_remap(ctx: Context) -> Findings:
 
     return restrict("grs2009.thm6.1.corrected", c.uniqueness_up_to_permutation(ctx, claimed=lambda d: True))
 
+
+
+@false_variant("grs2009.ex2.1.corrected", "constant", "alpha in [0, 1): (1-alpha)/(2+alpha) alpha^|z| is a pmf")
+def _ex21_corrected_constant(ctx: Context) -> Findings:
+    from proofs import grs2009_assertions as ga
+    from proofs.geometric import a
+
+    return restrict("grs2009.ex2.1.corrected", ga.example_2_1(ctx, pmf=lambda d: (1 - a) / (2 + a) * a ** sp.Abs(d)))

@@ -299,3 +299,10 @@ def _fig4_entry(ctx: Context) -> Findings:
     rows = [list(r) for r in item.values]
     rows[0][0] = "↑" if rows[0][0] != "↑" else "↓"
     return ex.figure_4(ctx, item=replace(item, values=rows))
+
+
+@false_variant("grs2011.cor3.4.corrected", "object", "alpha in [0, 1): every deterministic remap D o T is universal")
+def _cor34_corrected_every_remap(ctx: Context) -> Findings:
+    from proofs import characterization as c
+
+    return restrict("grs2011.cor3.4.corrected", c.permutations_of_t(ctx, claimed=lambda d: True))
