@@ -79,6 +79,30 @@ def changes_lines(doc: Mapping, baseline: Mapping | None) -> list[str]:
     return lines
 
 
+def refuted_only_at_an_end(claim: Mapping) -> str:
+    """'1' or '0, 1' when every counterexample of the claim lies at alpha = 0 or 1, the ends of a printed range;
+    '' otherwise (a counterexample inside the range, or one at no exact alpha).
+
+    >>> refuted_only_at_an_end({"decisions": [{"alpha": "1", "outcome": "counterexample"}]})
+    '1'
+    >>> refuted_only_at_an_end({"decisions": [{"alpha": "1/2", "outcome": "counterexample"}]})
+    ''
+    """
+    from fractions import Fraction
+
+    from .coverage import alpha_span
+
+    ends: set[Fraction] = set()
+    for d in claim.get("decisions", []):
+        if d["outcome"] != "counterexample":
+            continue
+        points, _ = alpha_span(d["alpha"])
+        if not points or not points <= {Fraction(0), Fraction(1)}:
+            return ""
+        ends |= points
+    return ", ".join(str(e) for e in sorted(ends))
+
+
 def inventory_lines(doc: Mapping) -> list[str]:
     """Per paper, the assertions of the inventory (paper_tables/assertions/): how many, how many a claim checks,
     how many of those its claim refutes or finds an erratum in, and how many are definitions or not checkable."""
@@ -137,10 +161,19 @@ def readme_results(doc: Mapping, baseline: Mapping | None = None) -> str:
         lines += ["", *changes]
 
     refuted = [c for c in claims if c["status"] == "refuted"]
-    if refuted:
+    inside = [c for c in refuted if not refuted_only_at_an_end(c)]
+    at_end = [c for c in refuted if refuted_only_at_an_end(c)]
+    if inside:
         lines += [
             "",
-            "Refuted as stated (counterexample in the report): " + ", ".join(_link(c["id"]) for c in refuted) + ".",
+            "Refuted as stated (counterexample in the report): " + ", ".join(_link(c["id"]) for c in inside) + ".",
+        ]
+    if at_end:
+        lines += [
+            "",
+            "Refuted only at an end of the printed alpha range: "
+            + ", ".join(f"{_link(c['id'])} (alpha = {refuted_only_at_an_end(c)})" for c in at_end)
+            + ".",
         ]
     pairs = errata(doc)
     lines += ["", f"{errata_summary(doc)}:" if pairs else "No errata in this run.", ""]
