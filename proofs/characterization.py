@@ -33,7 +33,7 @@ from udpm.claims import Context, Findings, checks
 from udpm.errors import InvalidMatrix
 from udpm.every_user import LEGAL, optimal_for_every_user
 from udpm.instances import BOUNDED, SAMPLED
-from udpm.mechanisms import truncated_geometric
+from udpm.mechanisms import geometric_window, truncated_geometric
 from udpm.programs import bayesian_lp, remap_existence_lp
 from udpm.remaps import compose, deterministic_remap
 from udpm.users import BayesianUser, Loss
@@ -439,13 +439,40 @@ def permutations_of_t(
 ALPHA_ONE_CANDIDATE = (F(2, 3), F(1, 3))
 
 
+def conclusion_x_g(rec: Findings, ns: range = range(1, 4), alphas: Sequence[F] = (F(1, 2), F(1, 3))) -> None:
+    """grs2009 Theorem 6.1's printed conclusion p o x = x^G at alphas inside (0, 1): x = T(n, alpha), which meets the
+    hypothesis (grs2009 Theorem 3.1, decided at these (n, alpha) by grs2009.thm3.1 and grs2011.cor3.3), has range N,
+    and so has every p o x; x^G puts (1 - alpha)/(1 + alpha) alpha^(i+1) > 0 on the output -1 in row i."""
+    for n in ns:
+        for al in alphas:
+            with rec.deciding(n=n, alpha=al, kind=BOUNDED, method="exact: the output -1 of x^G",
+                              covers="the printed conclusion p o x = x^G, for x = T(n, alpha)") as d:
+                t = truncated_geometric(n, al)
+                below = geometric_window(n, al, -1, -1)[0][0]  # x^G(0, -1)
+                if below > 0 and all(sum(row) == 1 for row in t):
+                    d.counterexample(
+                        f"x = T({n}, {al}) meets the hypothesis (Theorem 3.1) and every p o x has range N, while "
+                        f"x^G puts probability {below} on the output -1 for the result 0: no permutation p gives "
+                        "p o x = x^G (the conclusion holds for G = w o x^G, Section 5's range-N version)"
+                    )
+
+
 @checks("grs2009.thm6.1")
 def uniqueness_up_to_permutation(
-    ctx: Context, witness_gamma: F = F(0), claimed: Callable[[Sequence[int]], bool] = is_permutation
+    ctx: Context,
+    witness_gamma: F = F(0),
+    claimed: Callable[[Sequence[int]], bool] = is_permutation,
+    conclusion: str = "x^G",
 ) -> Findings:
-    """grs2009 Theorem 6.1: among range-N mechanisms the geometric mechanism G is the unique simultaneously optimal
-    one up to a permutation; its proof's user (uniform prior, binary loss) is checked to have G as unique optimum."""
+    """grs2009 Theorem 6.1: among range-N mechanisms the geometric mechanism is the unique simultaneously optimal
+    one up to a permutation; its proof's user (uniform prior, binary loss) is checked to have G as unique optimum.
+
+    The printed conclusion is p o x = x^G, where x^G is the alpha-geometric mechanism (Theorem 3.1), with range Z;
+    Section 5 names its range-N version G = w o x^G.  ``conclusion`` = "x^G" decides it as printed
+    (:func:`conclusion_x_g`); "G" reads it as G, the statement of grs2009.thm6.1.corrected."""
     rec = range_n_scan(ctx, "grs2009.thm6.1", witness_gamma, claimed)
+    if conclusion == "x^G":
+        conclusion_x_g(rec)
     rec.note(
         "the printed range alpha in [0, 1] includes alpha = 1, where grs2009's geometric distribution "
         "(1 - alpha)/(1 + alpha) alpha^|z| is 0 everywhere: x^G is no mechanism, and the 1-DP x with every row "
@@ -463,3 +490,15 @@ def uniqueness_up_to_permutation(
         corrected_scope="the instances at alpha in [0, 1) of this record (alpha = 0: every range-N mechanism, n <= 3)",
     )
     return rec
+
+
+@checks("grs2009.thm6.1.corrected")
+def uniqueness_up_to_permutation_of_g(
+    ctx: Context, witness_gamma: F = F(0), claimed: Callable[[Sequence[int]], bool] = is_permutation
+) -> Findings:
+    """grs2009 Theorem 6.1 with the conclusion read as p o x = G (Section 5's range-N version of x^G) and alpha in
+    [0, 1): the printed check's instances, without the literal conclusion and the end alpha = 1."""
+    from udpm.claims import restrict
+
+    found = uniqueness_up_to_permutation(ctx, witness_gamma, claimed, conclusion="G")
+    return restrict("grs2009.thm6.1.corrected", found)

@@ -257,7 +257,8 @@ def _sec61_corrected_laplace(ctx: Context) -> Findings:
 def _thm61_corrected_every_remap(ctx: Context) -> Findings:
     from proofs import characterization as c
 
-    return restrict("grs2009.thm6.1.corrected", c.uniqueness_up_to_permutation(ctx, claimed=lambda d: True))
+    found = c.uniqueness_up_to_permutation(ctx, claimed=lambda d: True, conclusion="G")
+    return restrict("grs2009.thm6.1.corrected", found)
 
 
 
