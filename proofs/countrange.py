@@ -37,16 +37,22 @@ from proofs.countrange_derivation import (
     z3_alpha,
 )
 from proofs.countrange_lemma3 import (
+    CO_REGION,
+    DATABASES_NOTE,
     PRINTED_CONSUMERS,
+    Chain,
     cleared,
+    count_range_thetas,
+    decide_databases,
     decide_general,
+    paper_chain,
     paper_rho,
     printed_optimum_failure,
     printed_rho_weights,
     z3_of,
 )
 from proofs.countrange_lp import lp_optimum
-from proofs.countrange_vectors import Vector, printed_internal, printed_vector, xhat, yhat
+from proofs.countrange_vectors import Vector, lemma3_x, lemma3_y, printed_internal, printed_vector, xhat, yhat
 from udpm.claims import Context, Findings, checks
 from udpm.errors import ExpectationsError
 from udpm.instances import ALL_N, BOUNDED, TABLE, Erratum
@@ -107,11 +113,71 @@ def lemma1_counterexample(
     return None, "; ".join(witnesses)
 
 
+#: The parts of Lemma 1's printed class (udpm/statements/zlcn2013.toml): the columns it speaks of, decided apart.
+NONZERO_COLUMNS = "columns with p_j + q_j > 0"
+ZERO_COLUMNS = "zero columns (p_j = q_j = 0)"
+#: How a zero column reads "1/alpha <= p_j/q_j <= alpha" and "p_j/q_j = alpha": "paper", as zlcn2013 Section 2
+#: defines differential privacy, multiplied out ("x_(tau',r)/alpha <= x_(tau,r) <= alpha x_(tau',r)", the form
+#: Section 3.3 writes the same constraint in: "By differential privacy, a_(i+1,j)/alpha <= a_(i,j) <= alpha
+#: a_(i+1,j)"); "0/0=1", the convention of grs2011 Section 2.1 ("where we interpret 0/0 as 1").
+ZERO_READINGS = ("paper", "0/0=1")
+
+
+def zero_column_counterexample(
+    alpha: Alpha, timeout_s: float, target: Vector = lemma1_target, reading: str = "paper"
+) -> tuple[str | None, str]:
+    """Lemma 1 at a 2 x 3 matrix whose column 2 is zero (p_2 = q_2 = 0, in the printed class: "0 <= p_j, q_j <=
+    1"), t = (1, 0, t_2): (the matrix found where the conclusion fails at the zero column, or None; premise witness).
+
+    ``reading`` "paper": the privacy constraint multiplied out (a zero column meets it), the former case p_2 =
+    alpha q_2, the latter p_2 = q_2/alpha; the conclusion at column 2 is "one of the cases, t_2 = 0 in the former,
+    t_2 = 1 in the latter": a zero column is in both cases, so it asks t_2 = 0 and t_2 = 1.  ``reading`` "0/0=1":
+    the ratio of a zero column is 1, inside [1/alpha, alpha], and the conclusion asks it to be alpha or 1/alpha.
+    The premises (columns 0, 1 DP, B t = the target) are shown satisfiable first, at the paper's tight matrix."""
+    if reading not in ZERO_READINGS:
+        raise ExpectationsError(f"zlcn2013 Lemma 1: zero-column reading {reading!r} is not one of {ZERO_READINGS}")
+    a, side = z3_alpha(alpha)
+    tgt = vector_terms(target, alpha, a)
+    p0, p1, q0, q1, t2 = z3.Reals("p0 p1 q0 q1 t2")
+    p, q, t = [p0, p1, z3.RealVal(0)], [q0, q1, z3.RealVal(0)], [z3.RealVal(1), z3.RealVal(0), t2]
+    premises = [*side, z3.Sum(p) == 1, z3.Sum(q) == 1, t2 >= 0, t2 <= 1]
+    for j in range(3):
+        premises += dp_column([p[j], q[j]], a)  # q_j / alpha <= p_j <= alpha q_j, internal a = 1/alpha
+    premises += [z3.Sum([p[j] * t[j] for j in range(3)]) == tgt[0], z3.Sum([q[j] * t[j] for j in range(3)]) == tgt[1]]
+    lo, hi = a / (a + 1), 1 / (a + 1)
+    pins = [*pin_alpha(alpha, a), p0 == lo, q0 == hi, p1 == hi, q1 == lo, t2 == z3.RealVal("1/2")]
+    witness = premises_hold(premises, pins, timeout_s, f"Lemma 1 with a zero column at {label(alpha)}")
+    if reading == "paper":
+        former, latter = a * p[2] == q[2], p[2] == a * q[2]  # p_2 = alpha q_2; p_2 = q_2 / alpha
+        good = z3.And(z3.Or(former, latter), z3.Implies(former, t2 == 0), z3.Implies(latter, t2 == 1))
+    else:
+        ratio = z3.RealVal(1)  # 0/0 read as 1
+        good = z3.Or(a * ratio == 1, ratio == a)  # ratio = alpha or ratio = 1/alpha
+    out = decide([*premises, z3.Not(good)], timeout_s)
+    if out.unsat:
+        return None, witness
+    m = out.model
+    cols = [(model_value(m, p[j]), model_value(m, q[j]), model_value(m, t[j])) for j in range(3)]
+    why = (
+        "column 2 is zero, so p_2 = alpha q_2 and p_2 = q_2/alpha both hold (0 = 0), and the lemma's 't_j = 0 in "
+        "the former case, and t_j = 1 in the latter case' asks t_2 = 0 and t_2 = 1 (any t_2 in [0, 1] derives the "
+        "same B t)"
+        if reading == "paper"
+        else "column 2 is zero, its ratio 0/0 = 1 lies in [1/alpha, alpha] but is neither alpha nor 1/alpha"
+    )
+    return f"{at_model(alpha, m, a)}: columns (p_j, q_j, t_j) = {cols}; {why}", witness
+
+
 @checks("zlcn2013.lemma1")
-def lemma1(ctx: Context, target: Vector = lemma1_target, flip: bool = False) -> Findings:
+def lemma1(ctx: Context, target: Vector = lemma1_target, flip: bool = False, zero_reading: str = "paper") -> Findings:
     """zlcn2013 Lemma 1 and Corollary 1: if a DP 2 x m matrix (p; q) derives (1/(A+1), A/(A+1)) (zlcn's A > 1) then
     every non-zero column has p_j/q_j in {A, 1/A}, with t_j = 0 when p_j/q_j = A and t_j = 1 when it is 1/A;
-    Corollary 1 applies this to the row pairs (0,1) and (2,3) of x-hat and (1,2) of y-hat."""
+    Corollary 1 applies this to the row pairs (0,1) and (2,3) of x-hat and (1,2) of y-hat.
+
+    The printed class ("0 <= p_j, q_j <= 1") has zero columns p_j = q_j = 0, where the printed ratio p_j/q_j is
+    0/0: the parts NONZERO_COLUMNS (the instances above) and ZERO_COLUMNS, decided by
+    :func:`zero_column_counterexample` with the privacy constraint read as the paper defines it (``zero_reading``
+    "paper"; "0/0=1" reads grs2011's convention)."""
     rec = Findings("zlcn2013.lemma1")
     for al in alphas_for(ctx):
         with rec.deciding(
@@ -120,6 +186,7 @@ def lemma1(ctx: Context, target: Vector = lemma1_target, flip: bool = False) -> 
             kind=BOUNDED,
             method="z3 unsat (3-column reduction)",
             covers="every DP 2 x m matrix (p; q), every m, and t in [0,1]^m deriving Lemma 1's vector",
+            region=NONZERO_COLUMNS,
         ) as d:
             cex, witness = lemma1_counterexample(al, ctx.solver_timeout, target, flip)
             rec.value(**{f"premise witness at {label(al)}": witness})
@@ -142,14 +209,40 @@ def lemma1(ctx: Context, target: Vector = lemma1_target, flip: bool = False) -> 
             kind=BOUNDED,
             method="sympy identity in a",
             covers="Corollary 1: a row pair of x-hat or y-hat is Lemma 1's vector",
+            region=NONZERO_COLUMNS,
             pair=name,
         )
-    rec.value(zero_columns="p_j = q_j = 0 has no ratio: the lemma holds for every non-zero column")
+    for al in alphas_for(ctx):
+        with rec.deciding(
+            n=1,
+            alpha=label(al),
+            kind=BOUNDED,
+            method=f"z3 (zero column, reading {zero_reading})",
+            covers="a DP 2 x 3 matrix with a zero column deriving Lemma 1's vector: the conclusion at that column",
+            region=ZERO_COLUMNS,
+        ) as d:
+            cex, witness = zero_column_counterexample(al, ctx.solver_timeout, target, zero_reading)
+            rec.value(**{f"zero-column premise witness at {label(al)}": witness})
+            if cex:
+                d.counterexample(cex)
+    rec.value(
+        zero_columns="p_j = q_j = 0 is in the printed class ('0 <= p_j, q_j <= 1'); its ratio 0/0 is not defined "
+        "in zlcn2013, whose differential privacy is multiplied out ('x_(tau',r)/alpha <= x_(tau,r) <= alpha "
+        "x_(tau',r)'), so a zero column meets the privacy constraint and is in both cases p_j = alpha q_j and p_j = "
+        "q_j/alpha; the lemma's 't_j = 0 in the former case, and t_j = 1 in the latter' then fails (any t_j gives "
+        "the same B t), and the proof's 'In the former case, clearly p_j/q_j != 1/alpha' is where it breaks. Read "
+        "with 0/0 = 1 (grs2011's convention) the conclusion 'p_j/q_j = alpha or 1/alpha' fails; only a reading "
+        "where 0/0 makes the premise false (no zero column allowed) keeps the lemma, which the printed "
+        "'0 <= p_j, q_j <= 1' does not say. Zero columns add nothing to B t, so Lemma 2 and Corollary 1's use of "
+        "the lemma (non-zero columns) are unaffected"
+    )
     rec.note(
         "n=1 stands for Lemma 1's two rows (two neighbouring counts); the number m of columns is arbitrary: the "
         "3-column reduction (lemma1_counterexample's docstring) is a hand argument, not computed, so each alpha is a "
         "bounded instance (not all-n); z3 unsat for each rational zlcn alpha (at a = 1/alpha) and for symbolic "
-        "internal a in (0, 1) (nlsat), i.e. every zlcn alpha > 1. Corollary 1 (n = 3) by sympy identities in a"
+        "internal a in (0, 1) (nlsat), i.e. every zlcn alpha > 1. Corollary 1 (n = 3) by sympy identities in a. "
+        "Zero columns (the part ZERO_COLUMNS): decided at each alpha with the privacy constraint read as the paper "
+        f"defines it (reading {zero_reading!r}): see the value zero_columns"
     )
     return rec
 
@@ -478,6 +571,8 @@ def thm3(
     raw: str | None = None,
     vectors: dict[str, Sequence[str]] | None = None,
     rho: Sequence[str] | None = None,
+    chain: Chain = paper_chain,
+    db_n_max: int = 4,
 ) -> Findings:
     """zlcn2013 Theorem 3 (n = 3, theta = (1,2)): no DP joint mechanism t_(mu,i,j) on counts mu = 0, 1, 2 has the
     marginals x-hat (first consumer) and y-hat (second), for every zlcn alpha > 1; also, beyond the paper's n = 3,
@@ -489,7 +584,15 @@ def thm3(
     decided for every zlcn alpha > 1; and the x-hat and y-hat it repeats with the prior rho of Section 3.2.2
     (items xhat, yhat, rho, or ``vectors`` and ``rho``; :func:`printed_vectors_check`).  A printed relation that
     is false, a printed vector that is not the optimum, or an array row damaged in extraction is an erratum,
-    classed as paper_tables/printed/zlcn2013.json declares it."""
+    classed as paper_tables/printed/zlcn2013.json declares it.
+
+    The printed class has two parts (udpm/statements/zlcn2013.toml): count-oriented joint mechanisms (everything
+    above, region CO_REGION) and joint mechanisms on databases t_(tau,i,j) ("Then for all tau in D^n ... let
+    t_(tau,i,j) be the probability of outputting i for the first consumer, and j for the second"; "This will be
+    generalized later"), decided by :func:`proofs.countrange_lemma3.decide_databases` (region DB_REGION): a joint
+    mechanism is a mechanism with the four outputs (i, j) and its marginals are derived by the transformations
+    t = i, u = j, so the reduction through tau_0..tau_n and the conclusion on D^n are those of Theorem 2, with
+    x-hat and y-hat at n = 3 (``x``, ``y``) and Lemma 3's x and y at n = 4..``db_n_max``; ``chain`` changes tau."""
     rec = Findings("zlcn2013.thm3")
     for al in alphas_for(ctx):
         with rec.deciding(
@@ -498,6 +601,7 @@ def thm3(
             kind=BOUNDED,
             method="z3 unsat",
             covers=f"{JOINT} with marginals x-hat, y-hat",
+            region=CO_REGION,
             counts=",".join(map(str, rows)),
         ) as d:
             cex, witness = derivation([x, y], al, ctx.solver_timeout, rows)
@@ -515,6 +619,7 @@ def thm3(
         method="sympy identity in alpha and t_0, t_1, t_2 per cell; the extracted array's '&' cells per row",
         covers=f"{tab_item.where} ({tab_item.key}): every cell of both tables (the second's fixed by t_(mu,1,1) = "
         "t_mu, total 1 and the marginals x-hat, y-hat) and the array as extracted ('raw')",
+        region=CO_REGION,
         table="thm3.tables",
     )
     b_item = printed("zlcn2013", "thm3.bounds")
@@ -526,6 +631,7 @@ def thm3(
         method="z3 unsat (nlsat, internal a a variable in (0, 1)) over the joint mechanism",
         covers=f"{b_item.where} ({b_item.key}): each printed relation on the counts and earlier relations the "
         "sketch derives it from (BOUNDS_BASIS), every zlcn alpha > 1",
+        region=CO_REGION,
         table="thm3.bounds",
     ):
         fails, witnesses = bounds_failures(b_values, x, y, SYMBOLIC, ctx.solver_timeout)
@@ -544,6 +650,7 @@ def thm3(
         method="z3 unsat (nlsat, internal a a variable in (0, 1)), denominators cleared",
         covers="the printed x-hat, y-hat (repeated in the sketch) and rho (items xhat, yhat, rho): x-hat the only "
         "optimum for the uniform prior, y-hat for the printed rho, every zlcn alpha > 1",
+        region=CO_REGION,
         table="xhat, yhat, rho",
     ):
         for key, text, correct, why in printed_vectors_check(ctx, vectors, rho):
@@ -552,13 +659,30 @@ def thm3(
     rec.value(**{f"counts 0,1 alone ({label(F(2))})": "a joint mechanism exists" if two else "none"})
     n_max = n_max or (5 if ctx.quick else 8)
     general_alphas = ZLCN_ALPHAS[:3] if ctx.quick else ZLCN_ALPHAS
-    count = decide_general(rec, range(3, n_max + 1), general_alphas, ctx.solver_timeout)
+    count = decide_general(rec, range(3, n_max + 1), general_alphas, ctx.solver_timeout, region=CO_REGION)
     rec.value(**{"general n: (n, theta, alpha) instances with no joint mechanism": count})
+
+    def xf(n, t1, t2, a):
+        return x(a) if n == 3 else lemma3_x(n, t1, t2, a)
+
+    def yf(n, t1, t2, a):
+        return y(a) if n == 3 else lemma3_y(n, t1, t2, a)
+
+    db_ns = range(3, min(n_max, db_n_max) + 1)
+    db_alphas = general_alphas[:2] if ctx.quick else general_alphas[:3]
+    db = decide_databases(
+        rec, range(1, db_n_max + 1), db_ns, count_range_thetas, db_alphas, ctx.solver_timeout, xf, yf, chain
+    )
+    rec.value(**{"mechanisms on databases: instances": db})
     rec.note(
         f"the paper's n = 3 (counts {list(rows)}): every rational zlcn alpha and symbolic internal a in (0, 1); "
         f"beyond the paper, Lemma 3's x and y at n = 3..{n_max}, 1 <= theta1 < theta2 <= n-1, only at zlcn alphas "
         f"{', '.join(map(str, general_alphas))}; the sketch's printed tables, relations (each on the counts it "
         "uses, with the relations it cites) and the x-hat, y-hat, rho it rests on compared for every zlcn alpha > 1 "
-        "as table instances"
+        "as table instances. Joint mechanisms on databases (the outputs (i, j) as four columns, the marginals as the "
+        "transformations i and j): "
+        + DATABASES_NOTE
+        + f" (n = {db_ns.start}..{db_ns.stop - 1}, x-hat and y-hat at n = 3, zlcn alphas "
+        f"{', '.join(map(str, db_alphas))})"
     )
     return rec

@@ -6,11 +6,14 @@ gradients, re-checked by z3), their entries k-1..k+2 are x-hat and y-hat, and no
 (Corollary 2, the finite derivation problem of proofs/countrange_derivation.py); Theorem 2 is that grid of
 instances.  The definition of count-range queries (COUNT_RANGE_DEFINITION, quoted) also admits theta1 = 0 and
 theta2 = n, which the paper's proof leaves out; there Lemma 3 and Theorem 2 are decided too (boundary_thetas).
-Also the paper's own consumer for y-hat and the symbolic facts of Lemma 3's formulas.
+Also the paper's own consumer for y-hat and the symbolic facts of Lemma 3's formulas.  Theorems 2 and 3 speak of
+every DP mechanism, count-oriented or not: the reduction through the databases tau_0..tau_n of Section 3.3 is
+computed here too (decide_databases, the part DB_REGION of their printed class).
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Sequence
 from fractions import Fraction
@@ -20,7 +23,7 @@ import z3
 
 from proofs.approximation_ratio import worst_ratio
 from proofs.countrange_alpha import A_SYM, SYMBOLIC, ZLCN_ALPHAS, a_sym, in_internal_alpha, internal, label
-from proofs.countrange_derivation import JOINT, derivation, premises_hold
+from proofs.countrange_derivation import JOINT, derivation, premises_hold, z3_alpha
 from proofs.countrange_vectors import (
     INTERNAL_LEMMA3,
     PAPER_LEMMA3,
@@ -34,7 +37,7 @@ from proofs.countrange_vectors import (
 from udpm import linalg
 from udpm.claims import Context, Findings, checks
 from udpm.errors import ExpectationsError
-from udpm.instances import BOUNDED
+from udpm.instances import ALL_N, BOUNDED
 from udpm.smt import decide, model_value
 from udpm.tables import printed
 from udpm.users import CountRangeConsumer, is_legal_function
@@ -188,6 +191,437 @@ def boundary_kind(n: int, theta: tuple[int, int]) -> str:
     return "a threshold query (theta1 = 0)" if theta[0] == 0 else f"not a threshold query (theta2 = {n} = n)"
 
 
+# --- mechanisms on databases (not count-oriented): the reduction through tau_0..tau_n ---------------------------
+
+#: The parts of Theorems 2 and 3's printed class (udpm/statements/zlcn2013.toml), decided apart.
+CO_REGION = "count-oriented mechanisms"
+DB_REGION = "mechanisms on databases (not count-oriented)"
+
+#: A chain of databases: chain(n, i, k) is true when row k (1..n) of tau_i satisfies the predicate p.  Called with z3
+#: integers (symbolic n, i, k, or z3.IntVal for a concrete database), so that one definition serves both.
+Chain = Callable[[object, object, object], object]
+
+
+def paper_chain(n, i, k):
+    """zlcn2013 Section 3.3's tau_i: "the count for a count-range query is i in the database tau_i, and tau_i,
+    tau_(i+1) are neighboring databases"; built here as the first i rows satisfying p, the others not."""
+    return k <= i
+
+
+#: Row universes (name, D, p): D = {0, 1} with p(r) = (r = 1), and a general D with a second row failing p.
+BINARY = ("D = {0, 1}, p(r) = (r = 1)", (0, 1), lambda r: r == 1)
+TERNARY = ("D = {0, 1, 2}, p(r) = (r = 1)", (0, 1, 2), lambda r: r == 1)
+UNIVERSES = (BINARY, TERNARY)
+
+
+def _row_satisfies(chain: Chain, n: int, i: int, k: int) -> bool:
+    v = chain(z3.IntVal(n), z3.IntVal(i), z3.IntVal(k))
+    return bool(v) if isinstance(v, bool) else z3.is_true(z3.simplify(v))
+
+
+def chain_databases(n: int, universe, chain: Chain = paper_chain) -> list[tuple]:
+    """tau_0..tau_n in D^n: row k of tau_i is d1 (the first row of D satisfying p) when chain(n, i, k), else d0
+    (the first row failing p)."""
+    _, dom, p = universe
+    d1, d0 = next(r for r in dom if p(r)), next(r for r in dom if not p(r))
+    return [tuple(d1 if _row_satisfies(chain, n, i, k) else d0 for k in range(1, n + 1)) for i in range(n + 1)]
+
+
+def db_count(db: tuple, universe) -> int:
+    return sum(1 for r in db if universe[2](r))
+
+
+def db_neighbours(n: int, universe) -> tuple[list[tuple], list[tuple[tuple, tuple]]]:
+    """(D^n, every pair of databases differing in exactly one row: zlcn2013 Section 2's neighbouring databases)."""
+    dom = universe[1]
+    dbs = list(itertools.product(dom, repeat=n))
+    pairs = []
+    for db in dbs:
+        for k in range(n):
+            for r in dom:
+                if r > db[k]:
+                    pairs.append((db, (*db[:k], r, *db[k + 1 :])))
+    return dbs, pairs
+
+
+def _db_name(db: tuple) -> str:
+    return "".join(map(str, db)) or "empty"
+
+
+def chain_symbolic_failures(chain: Chain, timeout_s: float) -> tuple[list[str], str]:
+    """Fact (a) for every n at once (z3, integers n, i, k: linear integer arithmetic with a quantifier): for
+    0 <= i < n, (a1) at most one row differs between tau_i and tau_(i+1), (a2) some row differs, (a3) the row that
+    differs fails p in tau_i and satisfies it in tau_(i+1), (a4) no row of tau_0 satisfies p.  So tau_i, tau_(i+1)
+    differ in exactly one row (neighbours) and, by induction on i from (a4) with (a1)-(a3), tau_i has count i.
+    (the facts that fail, the premise witness)."""
+    n, i, k, k2 = z3.Ints("n i k k2")
+
+    def differ(kk):
+        return z3.Xor(_as_bool(chain(n, i, kk)), _as_bool(chain(n, i + 1, kk)))
+
+    side = [n >= 1, i >= 0, i + 1 <= n]
+    witness = premises_hold(
+        [*side, k >= 1, k <= n], [n == 3, i == 1, k == 2], timeout_s, "tau_i, tau_(i+1), a row k, every n"
+    )
+    facts = {
+        "(a1) at most one row differs between tau_i and tau_(i+1)": [
+            *side,
+            k >= 1,
+            k < k2,
+            k2 <= n,
+            differ(k),
+            differ(k2),
+        ],
+        "(a2) some row differs between tau_i and tau_(i+1)": [
+            *side,
+            z3.ForAll([k], z3.Implies(z3.And(k >= 1, k <= n), z3.Not(differ(k)))),
+        ],
+        "(a3) the row that differs satisfies p in tau_(i+1) only": [
+            *side,
+            k >= 1,
+            k <= n,
+            differ(k),
+            z3.Not(z3.And(z3.Not(_as_bool(chain(n, i, k))), _as_bool(chain(n, i + 1, k)))),
+        ],
+        "(a4) no row of tau_0 satisfies p": [n >= 1, k >= 1, k <= n, _as_bool(chain(n, z3.IntVal(0), k))],
+    }
+    return [name for name, query in facts.items() if not decide(query, timeout_s).unsat], witness
+
+
+def _as_bool(v) -> z3.BoolRef:
+    return z3.BoolVal(v) if isinstance(v, bool) else v
+
+
+def chain_failure(n: int, universe, chain: Chain = paper_chain) -> str | None:
+    """Fact (a) at one n, exhaustively: tau_0..tau_n are databases of D^n, tau_i has count i, consecutive ones differ
+    in exactly one row; and every pair of neighbouring databases of D^n has counts at most one apart (so a legal
+    function of the count is a DP mechanism on D^n).  None, or what fails."""
+    taus = chain_databases(n, universe, chain)
+    for i, tau in enumerate(taus):
+        if db_count(tau, universe) != i:
+            return f"n={n}, {universe[0]}: tau_{i} = {_db_name(tau)} has count {db_count(tau, universe)}, not {i}"
+    for i in range(n):
+        rows = [k + 1 for k in range(n) if taus[i][k] != taus[i + 1][k]]
+        if len(rows) != 1:
+            return (
+                f"n={n}, {universe[0]}: tau_{i} = {_db_name(taus[i])} and tau_{i + 1} = {_db_name(taus[i + 1])} "
+                f"differ in rows {rows}, not in exactly one: they are not neighbouring databases"
+            )
+    _, pairs = db_neighbours(n, universe)
+    for u, v in pairs:
+        if abs(db_count(u, universe) - db_count(v, universe)) > 1:
+            return f"n={n}, {universe[0]}: neighbours {_db_name(u)}, {_db_name(v)} have counts more than 1 apart"
+    return None
+
+
+def restriction_dp_failure(n: int, universe, chain: Chain, timeout_s: float) -> tuple[str | None, str]:
+    """Fact (b) at one n: the restriction of an alpha-DP mechanism on D^n to tau_0..tau_n is an alpha-DP count-
+    oriented matrix, for every zlcn alpha > 1 (z3 nlsat, internal a a variable in (0, 1)).  DP is a condition on
+    each output column apart, so one column x: D^n -> [0, inf) with a x_u <= x_v <= x_u / a on every neighbouring
+    pair stands for every column of every A (any number of outputs); the goal is the same on consecutive tau.
+    (None or the column found, the premise witness)."""
+    dbs, pairs = db_neighbours(n, universe)
+    a, side = z3_alpha(SYMBOLIC)
+    x = {db: z3.Real(f"x_{_db_name(db)}") for db in dbs}
+    premises = [*side, *(v >= 0 for v in x.values())]
+    for u, v in pairs:
+        premises += [a * x[u] <= x[v], a * x[v] <= x[u]]
+    pins = [a == z3.RealVal("1/2"), *(v == 1 for v in x.values())]
+    witness = premises_hold(premises, pins, timeout_s, f"a DP column on D^{n}, {universe[0]}")
+    taus = chain_databases(n, universe, chain)
+    if any(tau not in x for tau in taus):
+        return f"n={n}, {universe[0]}: the chain leaves D^n", witness
+    bad = z3.Or([z3.Or(a * x[taus[i + 1]] > x[taus[i]], a * x[taus[i]] > x[taus[i + 1]]) for i in range(n)])
+    out = decide([*premises, bad], timeout_s)
+    if out.unsat:
+        return None, witness
+    m = out.model
+    vals = ", ".join(f"x(tau_{i})={model_value(m, x[t])}" for i, t in enumerate(taus))
+    return (
+        f"n={n}, {universe[0]}, internal a={model_value(m, a)}: a DP column on D^n whose restriction to the chain "
+        f"({vals}) is not DP on consecutive counts"
+    ), witness
+
+
+def error_identity_failure(n: int, universe, chain: Chain = paper_chain, m: int = 2) -> str | None:
+    """Fact (c) at one n: for a mechanism A on D^n (symbolic entries, m outputs) and a transformation t (symbolic),
+    a consumer (penalty omega over counts, prior rho over D^n supported on tau_0..tau_n, rho(tau_i) = rho_i) has the
+    same weighted error under A t as the count-oriented consumer (omega, rho_0..rho_n) under R t, R the rows of A at
+    tau_0..tau_n (zlcn2013 (1)); and (A t)(tau_i) = (R t)_i.  sympy identities, every theta1 < theta2 in 0..n.
+    Each term is linear in one output's column, so m = 2 stands for every m.  None, or where it fails."""
+    dbs, _ = db_neighbours(n, universe)
+    taus = chain_databases(n, universe, chain)
+    if len(set(taus)) != len(taus) or any(tau not in dbs for tau in taus):
+        return f"n={n}, {universe[0]}: the chain repeats a database or leaves D^n"
+    ent = {db: [sp.Symbol(f"A_{_db_name(db)}_{r}") for r in range(m)] for db in dbs}
+    t = sp.symbols(f"t0:{m}")
+    w, rho = sp.symbols(f"w0:{n + 1}"), sp.symbols(f"rho0:{n + 1}")
+    prior = {db: sp.Integer(0) for db in dbs}
+    for i, tau in enumerate(taus):
+        prior[tau] = rho[i]
+    x = {db: sum(ent[db][r] * t[r] for r in range(m)) for db in dbs}
+    restriction = [[ent[tau][r] for r in range(m)] for tau in taus]
+    phi = [sum(restriction[i][r] * t[r] for r in range(m)) for i in range(n + 1)]
+    for i, tau in enumerate(taus):
+        if sp.expand(x[tau] - phi[i]) != 0:
+            return f"n={n}: (A t)(tau_{i}) is not (R t)_{i}"
+    for th1 in range(n + 1):
+        for th2 in range(th1 + 1, n + 1):
+            inside = [th1 <= mu <= th2 for mu in range(n + 1)]
+            on_db = sum(
+                w[db_count(db, universe)] * prior[db] * ((1 - x[db]) if inside[db_count(db, universe)] else x[db])
+                for db in dbs
+            )
+            on_counts = sum(w[i] * rho[i] * ((1 - phi[i]) if inside[i] else phi[i]) for i in range(n + 1))
+            if sp.expand(on_db - on_counts) != 0:
+                return (
+                    f"n={n}, {universe[0]}, theta=({th1}, {th2}): the error on databases minus the error of the "
+                    f"restriction is {sp.factor(on_db - on_counts)}, not 0"
+                )
+    return None
+
+
+def database_problem(n: int, universe, chain: Chain, alpha: Fraction, consumers, phis, types):
+    """A DP mechanism on D^n with the output columns ``types`` (s in {0,1}^K, transformation k reading s_k: every
+    number of outputs by the split-and-merge reduction, proofs/countrange_derivation.py), rows summing to 1, DP on
+    every neighbouring pair; the mechanism derived by transformation k and its error for the database consumer k
+    (penalty omega(count), prior consumers[k].rho[i] on tau_i and 0 elsewhere).
+    Returns (premises, the derived mechanisms, their errors, the matrix, tau)."""
+    a = z3.RealVal(str(internal(alpha)))
+    dbs, pairs = db_neighbours(n, universe)
+    mat = {db: {s: z3.Real(f"m_{_db_name(db)}_{''.join(map(str, s))}") for s in types} for db in dbs}
+    premises = []
+    for db in dbs:
+        premises.append(z3.Sum(list(mat[db].values())) == 1)
+        premises += [v >= 0 for v in mat[db].values()]
+    for u, v in pairs:
+        for s in types:
+            premises += [a * mat[u][s] <= mat[v][s], a * mat[v][s] <= mat[u][s]]
+    taus = chain_databases(n, universe, chain)
+    derived, errors = [], []
+    for k, c in enumerate(consumers):
+        xk = {db: z3.Sum([mat[db][s] for s in types if s[k] == 1]) for db in dbs}
+        prior = {db: F(0) for db in dbs}
+        for i, tau in enumerate(taus):
+            prior[tau] += c.rho[i]
+        err = z3.Sum(
+            [
+                z3.RealVal(str(c.omega[db_count(db, universe)] * prior[db]))
+                * ((1 - xk[db]) if c.in_range(db_count(db, universe)) else xk[db])
+                for db in dbs
+                if prior[db]
+            ]
+        )
+        derived.append(xk)
+        errors.append(err)
+    return premises, derived, errors, mat, taus
+
+
+def _extension_pins(mat, types, universe, phi_by_type) -> list:
+    """The count-oriented extension: row db puts phi_by_type[s](count(db)) on the column s."""
+    return [
+        v == z3.RealVal(str(phi_by_type[s](db_count(db, universe)))) for db, row in mat.items() for s, v in row.items()
+    ]
+
+
+def transfer_failure(
+    n: int, universe, chain: Chain, alpha: Fraction, consumer, phi: Sequence[Fraction], timeout_s: float
+) -> tuple[str | None, str]:
+    """Fact (d) at one (n, theta, alpha) and one consumer whose only optimal legal function is phi (found and
+    certified by :func:`unique_optimum_consumer`), put on databases (prior on tau_0..tau_n): a transformation
+    deriving from a DP mechanism A on D^n a mechanism whose error is at most err(phi) (an optimum: the premise
+    witness, the count-oriented extension x(tau) = phi(count(tau)), which is DP on D^n, attains err(phi)) derives
+    phi itself from the restriction R of A: z3 unsat of that and (R t)_i != phi_i for some i (t in {0,1} per
+    column by the split-and-merge reduction, K = 1).  So the consumer's optimum on databases is her count-oriented
+    optimum, and it is derived from R.  (None or the mechanism found, the premise witness)."""
+    types = [(0,), (1,)]
+    premises, derived, errors, mat, taus = database_problem(n, universe, chain, alpha, [consumer], [phi], types)
+    opt = z3.RealVal(str(consumer.weighted_error(list(phi))))
+    optimal = errors[0] <= opt
+    pins = _extension_pins(mat, types, universe, {(1,): lambda mu: phi[mu], (0,): lambda mu: 1 - phi[mu]})
+    witness = premises_hold([*premises, optimal], pins, timeout_s, f"an optimum on D^{n} derived, {label(alpha)}")
+    other = z3.Or([derived[0][tau] != z3.RealVal(str(phi[i])) for i, tau in enumerate(taus)])
+    out = decide([*premises, optimal, other], timeout_s)
+    if out.unsat:
+        return None, witness
+    mdl = out.model
+    got = [model_value(mdl, derived[0][tau]) for tau in taus]
+    return (
+        f"n={n}, {universe[0]}, {label(alpha)}: a DP mechanism on D^n derives, for the consumer of "
+        f"{linalg.fmt_vector(list(phi))} put on tau_0..tau_n, error {model_value(mdl, errors[0])} <= err(phi) = "
+        f"{consumer.weighted_error(list(phi))} with (R t) = ({', '.join(got)}), not phi"
+    ), witness
+
+
+def both_failure(
+    n: int, universe, chain: Chain, alpha: Fraction, consumers, phis, timeout_s: float
+) -> tuple[str | None, str]:
+    """The conclusion at one (n, theta, alpha), computed end to end: no DP mechanism A on D^n (every number of
+    outputs, 4 column types by the split-and-merge reduction) derives, with two transformations, optima (error at
+    most err(phi_k)) of both database consumers.  (None or the mechanism found, the premise witness)."""
+    types = list(itertools.product((0, 1), repeat=2))
+    premises, derived, errors, mat, taus = database_problem(n, universe, chain, alpha, consumers, phis, types)
+    pins = [v == (1 if s == (0, 0) else 0) for row in mat.values() for s, v in row.items()]
+    witness = premises_hold(premises, pins, timeout_s, f"a DP mechanism on D^{n}, {label(alpha)}")
+    opts = [z3.RealVal(str(c.weighted_error(list(p)))) for c, p in zip(consumers, phis)]
+    out = decide([*premises, *(e <= o for e, o in zip(errors, opts))], timeout_s)
+    if out.unsat:
+        return None, witness
+    mdl = out.model
+    got = [[model_value(mdl, d[tau]) for tau in taus] for d in derived]
+    return (
+        f"n={n}, {universe[0]}, {label(alpha)}: a DP mechanism on D^n derives optima of both consumers on "
+        f"tau_0..tau_n (restrictions {got})"
+    ), witness
+
+
+def decide_databases(
+    rec: Findings,
+    fact_ns: Sequence[int],
+    ns: Sequence[int],
+    thetas_of: Callable[[int], list[tuple[int, int]]],
+    alphas: Sequence[Fraction],
+    timeout_s: float,
+    xf=lemma3_x,
+    yf=lemma3_y,
+    chain: Chain = paper_chain,
+) -> int:
+    """The part "mechanisms on databases (not count-oriented)" of Theorems 2 and 3, zlcn2013 Section 3.3's
+    reduction computed: (a) tau_0..tau_n are consecutive neighbours with counts 0..n (symbolic in n, and
+    exhaustively at each n of ``fact_ns`` for D = {0, 1} and a general D); (b) the restriction of a DP mechanism to
+    them is DP (z3, every alpha > 1); (c) a consumer supported on them has the same error under A t as under R t
+    (sympy); (d) at each n of ``ns``, query of ``thetas_of`` and zlcn alpha, the two consumers of Lemma 3's x and y
+    (found and certified), on databases, have as only optima on the chain x and y (the transfer), and no DP
+    mechanism on D^n (D = {0, 1}) derives optima of both.  Every instance is in DB_REGION; ``chain`` lets a false
+    variant change tau.  Returns the number of instances."""
+    total = 0
+    fails, witness = chain_symbolic_failures(chain, timeout_s)
+    rec.value(**{"databases (a), every n: premise witness": witness})
+    rec.decide(
+        not fails,
+        f"the chain tau_0..tau_n for symbolic n: {', '.join(fails)} fails",
+        n=None,
+        alpha=SYMBOLIC,
+        kind=ALL_N,
+        method="z3 unsat (integers n, i, k; one quantifier) and induction on i",
+        covers="(a) for every n: tau_i and tau_(i+1) differ in exactly one row (neighbours) and tau_i has count i",
+        region=DB_REGION,
+        fact="a",
+    )
+    total += 1
+    for n in fact_ns:
+        for uni in UNIVERSES:
+            if uni is TERNARY and n > 3:
+                continue
+            why = chain_failure(n, uni, chain)
+            rec.decide(
+                why is None,
+                why or "",
+                n=n,
+                alpha=SYMBOLIC,
+                kind=BOUNDED,
+                method="exhaustive over D^n",
+                covers="(a) tau_0..tau_n in D^n with counts 0..n, consecutive ones neighbours; neighbours' counts "
+                "at most one apart",
+                region=DB_REGION,
+                fact="a",
+                universe=uni[0],
+            )
+            with rec.deciding(
+                n=n,
+                alpha=SYMBOLIC,
+                kind=BOUNDED,
+                method="z3 unsat (nlsat, internal a a variable in (0, 1)), one column of any number of outputs",
+                covers="(b) every alpha-DP mechanism on D^n restricts on tau_0..tau_n to an alpha-DP count-oriented "
+                "matrix",
+                region=DB_REGION,
+                fact="b",
+                universe=uni[0],
+            ) as d:
+                cex, w = restriction_dp_failure(n, uni, chain, timeout_s)
+                rec.value(**{f"databases (b) premise witness, n={n}, {uni[0]}": w})
+                if cex:
+                    d.counterexample(cex)
+            why = error_identity_failure(n, uni, chain)
+            rec.decide(
+                why is None,
+                why or "",
+                n=n,
+                alpha=SYMBOLIC,
+                kind=BOUNDED,
+                method="sympy identity in the entries of A, t, omega and rho",
+                covers="(c) a consumer with prior on tau_0..tau_n: her error under A t is the error of R t, every "
+                "theta",
+                region=DB_REGION,
+                fact="c",
+                universe=uni[0],
+            )
+            total += 3
+    for n in ns:
+        for theta in thetas_of(n):
+            for al in alphas:
+                a = internal(al)
+                phis = [xf(n, *theta, a), yf(n, *theta, a)]
+                consumers = []
+                for name, phi in zip("xy", phis):
+                    c, why = unique_optimum_consumer(n, theta, phi, a, timeout_s)
+                    consumers.append((c, f"{name} = {linalg.fmt_vector(phi)}: {why}"))
+                for k, (name, phi) in enumerate(zip("xy", phis)):
+                    with rec.deciding(
+                        n=n,
+                        alpha=label(al),
+                        kind=BOUNDED,
+                        method="certified consumer + z3 unsat over D^n",
+                        covers=f"(d) every DP mechanism on D^n and transformation deriving an optimum of Lemma 3's "
+                        f"{name}-consumer on tau_0..tau_n: the restriction derives {name}",
+                        region=DB_REGION,
+                        fact="d",
+                        consumer=name,
+                        theta=f"{theta[0]},{theta[1]}",
+                        universe=BINARY[0],
+                    ) as d:
+                        c, why = consumers[k]
+                        if c is None:
+                            d.counterexample(f"n={n}, theta={theta}, {label(al)}: no consumer has {why}")
+                        else:
+                            cex, _ = transfer_failure(n, BINARY, chain, al, c, phi, timeout_s)
+                            if cex:
+                                d.counterexample(cex)
+                with rec.deciding(
+                    n=n,
+                    alpha=label(al),
+                    kind=BOUNDED,
+                    method="certified consumers + z3 unsat over D^n",
+                    covers="the conclusion on databases: no DP mechanism on D^n (any number of outputs) derives "
+                    "optima of both consumers",
+                    region=DB_REGION,
+                    fact="conclusion",
+                    theta=f"{theta[0]},{theta[1]}",
+                    universe=BINARY[0],
+                ) as d:
+                    if all(c is not None for c, _ in consumers):
+                        cex, _ = both_failure(n, BINARY, chain, al, [c for c, _ in consumers], phis, timeout_s)
+                        if cex:
+                            d.counterexample(cex)
+                    else:
+                        missing = "; ".join(why for c, why in consumers if c is None)
+                        d.counterexample(f"n={n}, theta={theta}, {label(al)}: no consumer has {missing}")
+                total += 3
+    return total
+
+
+DATABASES_NOTE = (
+    "mechanisms on databases (not count-oriented): Section 3.3's reduction through tau_0..tau_n computed: (a) the "
+    "chain's consecutive databases differ in exactly one row and tau_i has count i, for every n (z3 over integers "
+    "n, i, k, with induction on i) and exhaustively per n for D = {0, 1} and D = {0, 1, 2}; (b) the restriction "
+    "of an alpha-DP mechanism on D^n to the chain is alpha-DP (z3, every alpha > 1); (c) a consumer with prior on "
+    "the chain has the same error under A t as under R t (sympy); (d) each of the two consumers of Lemma 3's x, y "
+    "put on the chain: every optimum derived from a DP mechanism on D^n restricts to x (y), so the restriction "
+    "derives both, which Corollary 2 excludes; and the conclusion computed end to end on D^n (D = {0, 1}) at the "
+    "n, theta, alpha named in its instances"
+)
+
+
 DERIVATION_N = 5  # above it, Corollary 2 follows from Lemma 2 on the rows k-1..k+2 (the window is x-hat, y-hat)
 
 
@@ -199,10 +633,12 @@ def decide_general(
     xf=lemma3_x,
     yf=lemma3_y,
     derivation_n: int | None = None,
+    region: str = "",
 ) -> int:
     """Lemma 3 + Corollary 2 at every n in ns, non-threshold theta and zlcn alpha: one bounded instance each.
     Up to ``derivation_n`` (default: every n) non-derivability is a z3 unsat; above it, a DP matrix deriving
     x and y would restrict (rows k-1..k+2, still DP) to one deriving x-hat and y-hat, which Lemma 2 excludes.
+    ``region`` names the part of the printed class the instances decide (CO_REGION for Theorem 2).
     Returns the number of instances decided."""
     total = 0
     for n in ns:
@@ -219,6 +655,7 @@ def decide_general(
                         else "certified consumers + x-hat/y-hat windows (Lemma 2)"
                     ),
                     covers=f"Lemma 3's x and y: legal, unique optima of consumers found here; {JOINT} deriving both",
+                    region=region,
                     theta=f"{theta[0]},{theta[1]}",
                 ) as d:
                     fail, _ = lemma3_instance(n, theta, al, timeout_s, xf, yf, check_derivation=by_z3)
@@ -329,6 +766,8 @@ def thm2(
     n_max: int | None = None,
     boundary=no_boundary,
     claim: str = "zlcn2013.thm2",
+    chain: Chain = paper_chain,
+    db_n_max: int = 4,
 ) -> Findings:
     """zlcn2013 Theorem 2: "There is no universally utility maximizing differentially private mechanism for
     count-range queries", read as the generic statement it is: count-range queries have no mechanism that is
@@ -339,19 +778,33 @@ def thm2(
     two consumers have unique optima x, y (Lemma 3) that no DP matrix derives together (Corollary 2); databases
     tau_0..tau_n reduce arbitrary mechanisms to this.  For the rest of the printed class with theta2 <= n
     (:func:`universal_at_boundary`): whether the range-restricted geometric mechanism is universal.  ``boundary``
-    gives those queries per n (count_range_thetas instead reads the statement as the paper's proof does)."""
+    gives those queries per n (count_range_thetas instead reads the statement as the paper's proof does).
+
+    The printed class has two parts (udpm/statements/zlcn2013.toml): count-oriented mechanisms (the instances
+    above, region CO_REGION) and mechanisms on databases, not count-oriented ("Note that Theorem 2 not only deals
+    with count-oriented mechanisms, but also considers other differentially private mechanisms."), decided by
+    :func:`decide_databases` (region DB_REGION) at n up to ``db_n_max``, the queries 1 <= theta1 < theta2 <= n-1,
+    for the chain ``chain`` (default the paper's tau_0..tau_n; a false variant changes it)."""
     rec = Findings(claim)
     n_max = n_max or (5 if ctx.quick else 7)
     alphas = list(ZLCN_ALPHAS) if not ctx.quick else list(ZLCN_ALPHAS[:5])
-    count = decide_general(rec, range(3, n_max + 1), alphas, ctx.solver_timeout, xf, yf)
+    count = decide_general(rec, range(3, n_max + 1), alphas, ctx.solver_timeout, xf, yf, region=CO_REGION)
     rec.value(**{"(n, theta, alpha) instances": count})
     boundary_n = min(n_max, 5)
-    total = universal_at_boundary(rec, range(3, boundary_n + 1), alphas[:2], ctx, boundary)
+    total = universal_at_boundary(rec, range(3, boundary_n + 1), alphas[:2], ctx, boundary, region=CO_REGION)
     rec.value(**{"boundary (n, theta, alpha) instances": total})
+    db_ns = range(3, min(n_max, db_n_max) + 1)
+    db_alphas = alphas[:2] if ctx.quick else alphas[:3]
+    db = decide_databases(
+        rec, range(1, db_n_max + 1), db_ns, count_range_thetas, db_alphas, ctx.solver_timeout, xf, yf, chain
+    )
+    rec.value(**{"mechanisms on databases: instances": db})
     rec.note(
-        "each instance with 1 <= theta1 < theta2 <= n-1: the two consumers with unique optima x, y (Lemma 3, found "
-        "and certified) and z3 unsat for a DP mechanism deriving both; the reduction from arbitrary databases "
-        "(tau_0..tau_n) is the paper's argument, not computed. " + DEFINITION_NOTE
+        "count-oriented mechanisms: each instance with 1 <= theta1 < theta2 <= n-1: the two consumers with unique "
+        "optima x, y (Lemma 3, found and certified) and z3 unsat for a DP mechanism deriving both. "
+        + DATABASES_NOTE
+        + f" (n = {db_ns.start}..{db_ns.stop - 1}, zlcn alphas {', '.join(map(str, db_alphas))}; the queries "
+        "theta2 = n and theta1 = 0 are decided for count-oriented mechanisms only). " + DEFINITION_NOTE
     )
     if not total:
         return rec
@@ -367,13 +820,15 @@ def thm2(
 
 
 @checks("zlcn2013.thm2.each-query")
-def thm2_each_query(ctx: Context, xf=lemma3_x, yf=lemma3_y, n_max: int | None = None) -> Findings:
+def thm2_each_query(
+    ctx: Context, xf=lemma3_x, yf=lemma3_y, n_max: int | None = None, chain: Chain = paper_chain
+) -> Findings:
     """zlcn2013 Theorem 2 read for each count-range query of Section 2.1's definition, theta2 = n and theta1 = 0
     included: refuted where the range-restricted geometric mechanism is universally utility maximizing."""
-    return thm2(ctx, xf, yf, n_max, boundary=boundary_thetas, claim="zlcn2013.thm2.each-query")
+    return thm2(ctx, xf, yf, n_max, boundary=boundary_thetas, claim="zlcn2013.thm2.each-query", chain=chain)
 
 
-def universal_at_boundary(rec: Findings, ns, alphas, ctx: Context, thetas_of=boundary_thetas) -> int:
+def universal_at_boundary(rec: Findings, ns, alphas, ctx: Context, thetas_of=boundary_thetas, region: str = "") -> int:
     """Theorem 2 at the queries the paper's proof leaves out (``thetas_of``, default :func:`boundary_thetas`;
     theta = (0, n) aside: every count in range, phi = 1 has error 0): is there a universally utility maximizing
     mechanism?  One bounded instance per (n, theta, alpha): the exact worst ratio over every consumer
@@ -393,6 +848,7 @@ def universal_at_boundary(rec: Findings, ns, alphas, ctx: Context, thetas_of=bou
                     method="exact worst ratio (certified LPs over the legal polytope's vertices)",
                     covers="every consumer (omega, rho) of this query: does the range-restricted geometric "
                     "mechanism derive an optimum of each",
+                    region=region,
                     theta=f"{theta[0]},{theta[1]}",
                 ) as d:
                     r = worst_ratio(n, al, theta[0], theta[1], ctx)[0]

@@ -14,17 +14,18 @@ from proofs import countrange_lemma3 as c3
 from proofs import countrange_vectors as cv
 from udpm.claims import Context, Status
 from udpm.errors import ExpectationsError, InvalidAlpha, VacuousPremise
-from udpm.instances import ALL_N, BOUNDED, TABLE
+from udpm.instances import ALL_N, BOUNDED, TABLE, Outcome
 from udpm.users import is_legal_function
 
 CTX = Context()
 
 
-def grid(rec, kind=BOUNDED):
-    """{alpha label: sorted n decided} of one kind."""
+def grid(rec, kind=BOUNDED, region=None):
+    """{alpha label: sorted n decided} of one kind (in one region of the printed class, or all)."""
     out: dict[str, list] = {}
     for d in rec.decided(kind):
-        out.setdefault(d.instance.alpha, []).append(d.instance.n)
+        if region is None or d.instance.region == region:
+            out.setdefault(d.instance.alpha, []).append(d.instance.n)
     return {k: sorted(set(v)) for k, v in out.items()}
 
 
@@ -35,11 +36,26 @@ def test_labels_are_zlcn_with_the_internal_value():
     assert ca.zlcn_label(F(2)) == "zlcn alpha=2 (internal 1/2)" and ca.zlcn_label(ca.SYMBOLIC) == ca.SYMBOLIC
 
 
+def refuted_in(rec, region):
+    return [d for d in rec.decided(outcome=Outcome.COUNTEREXAMPLE) if d.instance.region == region]
+
+
 def test_lemma1_grid_bounded_not_all_n():
+    # non-zero columns: holds, every alpha; zero columns (in the printed class): the conclusion fails there
     rec = c.lemma1(CTX)
-    assert rec.status is Status.VERIFIED and not rec.decided(ALL_N), rec.counterexample
-    assert grid(rec) == {**{a: [1] for a in ZL}, ca.SYMBOLIC: [1, 3]}
+    assert rec.status is Status.REFUTED and not rec.decided(ALL_N)
+    assert not refuted_in(rec, c.NONZERO_COLUMNS)
+    assert grid(rec, region=c.NONZERO_COLUMNS) == {**{a: [1] for a in ZL}, ca.SYMBOLIC: [1, 3]}
+    assert len(refuted_in(rec, c.ZERO_COLUMNS)) == len(ZL) + 1
+    assert "asks t_2 = 0 and t_2 = 1" in rec.counterexample
     assert rec.values["premise witness at zlcn alpha=2 (internal 1/2)"].startswith("t_0=0: p0=2/3")
+
+
+def test_lemma1_zero_column_read_with_0_over_0_equal_1_also_fails():
+    cex, witness = c.zero_column_counterexample(ca.SYMBOLIC, 10, reading="0/0=1")
+    assert cex and "neither alpha nor 1/alpha" in cex and witness.startswith("a=1/2")
+    with pytest.raises(ExpectationsError, match="reading"):
+        c.zero_column_counterexample(F(2), 10, reading="undefined")
 
 
 def test_lemma2_proved_n3_every_alpha_and_symbolic():
@@ -58,8 +74,12 @@ def test_thm3_grid_is_what_ran():
     rec = c.thm3(CTX, n_max=4)
     assert rec.status is Status.ERRATUM and not rec.counterexample, rec.counterexample
     assert {e.cls for e in rec.errata} == {"extraction damage"}
-    assert grid(rec) == {**{a: [3, 4] for a in ZL[:3]}, **{a: [3] for a in ZL[3:]}, ca.SYMBOLIC: [3]}
-    assert grid(rec, TABLE) == {ca.SYMBOLIC: [3]}
+    co = c3.CO_REGION
+    assert grid(rec, region=co) == {**{a: [3, 4] for a in ZL[:3]}, **{a: [3] for a in ZL[3:]}, ca.SYMBOLIC: [3]}
+    assert grid(rec, TABLE) == grid(rec, TABLE, co) == {ca.SYMBOLIC: [3]}
+    # joint mechanisms on databases: the reduction's facts at n = 1..4, the transfer and conclusion at n = 3, 4
+    db = grid(rec, region=c3.DB_REGION)
+    assert db == {ca.SYMBOLIC: [1, 2, 3, 4], **{a: [3, 4] for a in ZL[:2]}}  # quick: two alphas
 
 
 def test_lemma3_grid_is_what_ran():
@@ -79,7 +99,10 @@ def test_thm2_grid_is_what_ran():
     assert each.status is Status.REFUTED and "universally utility maximizing for it" in each.counterexample
     generic = c3.thm2(CTX, n_max=4)
     assert generic.status is Status.VERIFIED, generic.counterexample
-    assert grid(generic) == {a: [3, 4] for a in ZL[:5]}
+    assert grid(generic, region=c3.CO_REGION) == {a: [3, 4] for a in ZL[:5]}
+    # quick: two alphas on databases
+    assert grid(generic, region=c3.DB_REGION) == {ca.SYMBOLIC: [1, 2, 3, 4], **{a: [3, 4] for a in ZL[:2]}}
+    assert not refuted_in(each, c3.DB_REGION) and refuted_in(each, c3.CO_REGION)
 
 
 def test_a_contradictory_premise_fires_the_vacuity_guard(monkeypatch):
@@ -103,13 +126,16 @@ def test_a_contradictory_legality_premise_fires_the_vacuity_guard(monkeypatch):
 
 
 def test_lemma1_with_another_target_is_refuted():
+    # refuted on the non-zero columns, where the printed lemma holds
     res = c.lemma1(CTX, target=lambda a: [F(1, 2), F(1, 2)])
-    assert res.status is Status.REFUTED and "not tight" in res.counterexample and "zlcn alpha=2" in res.counterexample
+    bad = refuted_in(res, c.NONZERO_COLUMNS)
+    assert res.status is Status.REFUTED and bad and "not tight" in bad[0].detail and "zlcn alpha=2" in bad[0].detail
 
 
 def test_lemma1_with_flipped_transformation_is_refuted():
     res = c.lemma1(CTX, flip=True)
-    assert res.status is Status.REFUTED and "(p_j, q_j, t_j)" in res.counterexample
+    bad = refuted_in(res, c.NONZERO_COLUMNS)
+    assert res.status is Status.REFUTED and bad and "(p_j, q_j, t_j)" in bad[0].detail
 
 
 def test_lemma2_when_both_consumers_want_x_hat_is_refuted():

@@ -14,7 +14,7 @@ from proofs import optimal_vertex as ov
 from proofs import remap_optimality as r
 from proofs import universality as u
 from udpm.certify import is_vertex
-from udpm.claims import Context, Status
+from udpm.claims import Context, Status, restrict
 from udpm.evidence import grid_text
 from udpm.instances import BOUNDED, SAMPLED, Outcome
 from udpm.mechanisms import truncated_geometric
@@ -26,8 +26,14 @@ ALPHAS = "alpha=1/100, 1/3, 1/2, 99/100"
 
 
 def cor34_below_one(ctx, witness_gamma=F(0), claimed=c.is_permutation):
-    """grs2011.cor3.4 without its alpha = 1 instances (tests/test_degenerate_alpha.py: refuted there)."""
-    return c.range_n_scan(ctx, "grs2011.cor3.4", witness_gamma, claimed)
+    """grs2011.cor3.4's scan inside (0, 1) alone (its ends: tests/test_degenerate_alpha.py), under a claim id the
+    catalog does not declare, so that its status is the scan's own, not the printed class's."""
+    return c.range_n_scan(ctx, "test.cor3.4-inside", witness_gamma, claimed)
+
+
+def thm61_of_g(ctx, witness_gamma=F(0), claimed=c.is_permutation):
+    """grs2009 Theorem 6.1 with the conclusion read as G over [0, 1) (grs2009.thm6.1.corrected)."""
+    return restrict("grs2009.thm6.1.corrected", c.uniqueness_up_to_permutation(ctx, witness_gamma, claimed, "G"))
 
 
 def _refuted(rec, *words):
@@ -78,14 +84,18 @@ def test_sampled_claims_record_one_instance_per_user(check, n_text):
     assert cells and all(len(v) >= 1 for v in cells.values())
 
 
-def test_grs2009_theorem_6_1_holds_at_alpha_0_and_is_refuted_at_alpha_1():
-    rec = c.uniqueness_up_to_permutation(CTX)
+def test_grs2009_theorem_6_1_refuted_by_its_printed_conclusion_and_at_alpha_1():
+    # as printed, p o x = x^G: x^G has range Z, so T(n, alpha) itself refutes it inside (0, 1)
+    printed_x_g = c.uniqueness_up_to_permutation(CTX).result()
+    assert printed_x_g.status is Status.REFUTED and "output -1" in printed_x_g.counterexample
+    rec = c.uniqueness_up_to_permutation(CTX, conclusion="G")
     res = rec.result()
     # at alpha = 1 a 1-DP x with rows (2/3, 1/3, 0, ...) meets the hypothesis and no p o x is x^G (pmf 0 everywhere)
     assert res.status is Status.REFUTED and res.counterexample.startswith("n=1 alpha=1 bounded"), res.notes
     assert all(d.outcome is Outcome.HOLDS for d in rec.decisions if d.instance.alpha != "1")
     assert rec.values["corrected_statement"].startswith("alpha in [0, 1)")
     assert grid_text(res.grid[str(BOUNDED)]) == "alpha=0, 1: n<=3"
+    assert restrict("grs2009.thm6.1.corrected", rec).result().status is Status.TESTED
     assert grid_text(res.grid[str(SAMPLED)]) == f"{ALPHAS}: n<=3"
     assert _users_per_cell(rec.decided(SAMPLED))
 
@@ -233,12 +243,12 @@ def test_wrong_lemma_5_12_user_refuted():
     assert rec.result().evidence.value == "bounded"
 
 
-@pytest.mark.parametrize("check", [cor34_below_one, c.uniqueness_up_to_permutation])
+@pytest.mark.parametrize("check", [cor34_below_one, thm61_of_g])
 def test_every_deterministic_remap_claimed_universal_refuted(check):
     _refuted(check(CTX, claimed=lambda d: True), "certified optimum", "prior")
 
 
-@pytest.mark.parametrize("check", [cor34_below_one, c.uniqueness_up_to_permutation])
+@pytest.mark.parametrize("check", [cor34_below_one, thm61_of_g])
 def test_a_large_gamma_witness_leaves_the_only_if_part_open(check):
     # gamma = 10 is not "small" at alpha = 99/100: T is then not the witness user's unique optimum.
     rec = check(CTX, witness_gamma=F(10))
