@@ -6,7 +6,7 @@ from fractions import Fraction as F
 
 import sympy as sp
 
-from udpm.claims import Context, Findings
+from udpm.claims import Context, Findings, restrict
 from udpm.variants import false_variant
 
 # ---------------------------------------------------------------- Sections 2, 3.1: legal functions and recurrences
@@ -81,6 +81,13 @@ def _lemma1_flip(ctx: Context) -> Findings:
     from proofs import countrange as c
 
     return c.lemma1(ctx, flip=True)
+
+
+@false_variant("zlcn2013.lemma1.corrected", "direction", "non-zero columns: the transformation (p_j, q_j, t_j) flipped")
+def _lemma1_corrected_flip(ctx: Context) -> Findings:
+    from proofs import countrange as c
+
+    return restrict("zlcn2013.lemma1.corrected", c.lemma1(ctx, flip=True))
 
 
 @false_variant("zlcn2013.lemma2", "object", "both consumers want x-hat (y = x-hat): no DP joint mechanism")
