@@ -299,8 +299,8 @@ def table2(
     table2_at_ends(rec, printed_g)
     rec.note(
         f"the printed boundary ({GS2010_RANGE}), decided on the printed G at sizes 2..4: at alpha = 0 it is I with "
-        "0^0 = 1, as Definition 4 gives; at alpha = 1 the printed G's columns 1 and n, (1-a)/(1+a) times a^|i-j|/(1-a), "
-        "are read as the rational function they are, a^|i-j|/(1+a) = 1/2 there, Definition 4's value"
+        "0^0 = 1, as Definition 4 gives; at alpha = 1 the printed G's columns 1 and n, (1-a)/(1+a) times "
+        "a^|i-j|/(1-a), are read as the rational function they are, a^|i-j|/(1+a) = 1/2 there, Definition 4's value"
     )
     return rec
 

@@ -488,7 +488,10 @@ def test_readme_block_lists_status_changes_since_the_baseline_with_reasons(tmp_p
         "the bounded search now covers n=4 \\| and finds a consumer |" in block
     )
     # a new claim without a recorded reason: its place and statement, read from the record
-    assert "| [`grs2011.ex2.1`](build/report.html#grs2011.ex2.1) | (new) | proved | new (Where grs2011.ex2.1: statement) |" in block
+    new_row = (
+        "| [`grs2011.ex2.1`](build/report.html#grs2011.ex2.1) | (new) | proved | new (Where grs2011.ex2.1: statement) |"
+    )
+    assert new_row in block
     assert "gs2010.table1) | erratum" not in block  # unchanged claims are not listed
     # no change: one plain line; no baseline file: no section
     same = {**BASELINE, "statuses": {o.claim.id: str(o.result.status) for o in OUTCOMES}}

@@ -54,7 +54,6 @@ MUTATIONS = [
     (ex10, ex10.table_1, "gs2010", "table1a", (0, 0), "3/5"),
     (ex10, ex10.table_1, "gs2010", "table1b", (1, 2), "1/5"),
     (ex10, ex10.table_1, "gs2010", "table1c", (1, 1), "9/11"),
-    (ex10, ex10.figure_1, "gs2010", "fig1", (1,), "6"),
     (ex10, ex10.appendix_b, "gs2010", "appB.three-term", (), "-0.5/9"),
     (ex10, ex10.appendix_b, "gs2010", "appB.three-term.steps", (0,), "1.5"),
     (ex10, ex10.table_1, "gs2010", "table1b.alpha", (), "1/3"),  # a declared entry: the class is not inherited

@@ -11,8 +11,9 @@ the statement changed through the check's parameters::
 
 A variant *survives* when its verdict is still a pass: the claim's check is then vacuous for that
 change.  A changed printed object (a figure's entry) is caught when the comparison finds a difference
-that no erratum explains (an unclassified erratum).  :func:`sensitivity` runs every variant and tabulates what refuted it (the test suite
-asserts that nothing survives; ``python -m udpm.variants`` writes the table that the report shows).
+that no erratum explains (an unclassified erratum).  :func:`sensitivity` runs every variant and
+tabulates what refuted it (the test suite asserts that nothing survives; ``python -m udpm.variants``
+writes the table that the report shows).
 """
 
 from __future__ import annotations
