@@ -62,6 +62,8 @@ def _derived_reason(claim: Mapping, known: bool) -> str:
         if claim.get("status") == "refuted" and claim.get("counterexample"):
             why += f"; counterexample: {claim['counterexample']}"
         return why
+    if claim.get("status") == "refuted" and claim.get("counterexample"):
+        return f"refuted as printed: {claim['counterexample']}"
     return coverage_reason(claim)
 
 
