@@ -665,6 +665,11 @@ def decide_general(
     return total
 
 
+#: The parts of Lemma 3's printed class (every count-range query) that its check decides apart.
+INNER_QUERIES = "1 <= theta1 < theta2 <= n - 1"
+BOUNDARY_QUERIES = "theta1 = 0 or theta2 = n"
+
+
 def no_boundary(n: int) -> list[tuple[int, int]]:
     """No query outside 1 <= theta1 < theta2 <= n-1: the reading of the corrected and the generic statements."""
     return []
@@ -685,7 +690,9 @@ def lemma3(
     :func:`boundary_thetas`; count-range queries by COUNT_RANGE_DEFINITION that the paper's proof leaves out)."""
     rec = Findings(claim)
     n_max = n_max or (5 if ctx.quick else 9)
-    count = decide_general(rec, range(3, n_max + 1), ZLCN_ALPHAS, ctx.solver_timeout, xf, yf, DERIVATION_N)
+    count = decide_general(
+        rec, range(3, n_max + 1), ZLCN_ALPHAS, ctx.solver_timeout, xf, yf, DERIVATION_N, region=INNER_QUERIES
+    )
     rec.value(**{"(n, theta, alpha) instances": count})
     fail, data = lemma3_instance(3, (1, 2), F(2), ctx.solver_timeout, xf, yf)
     if not fail:
@@ -701,6 +708,7 @@ def lemma3(
                 kind=BOUNDED,
                 method="z3 nlsat unsat",
                 covers=f"Corollary 2 only: {JOINT} deriving Lemma 3's x and y",
+                region=INNER_QUERIES,
                 theta=f"{theta[0]},{theta[1]}",
             ) as d:
                 cex, _ = derivation(
@@ -713,7 +721,8 @@ def lemma3(
     rec.value(**lemma3_formula_facts())
     rec.value(**paper_rho_check(ctx.solver_timeout))
     boundary_n = min(n_max, DERIVATION_N)
-    lemma3_boundary(rec, range(3, boundary_n + 1), ZLCN_ALPHAS[:2], ctx.solver_timeout, xf, yf, boundary)
+    lemma3_boundary(rec, range(3, boundary_n + 1), ZLCN_ALPHAS[:2], ctx.solver_timeout, xf, yf, boundary,
+                    region=BOUNDARY_QUERIES)
     rec.note(
         f"rational zlcn alphas: legality, certified unique-optimum consumers and x-hat/y-hat windows at "
         f"n = 3..{n_max}, 1 <= theta1 < theta2 <= n-1; "
@@ -728,7 +737,8 @@ def lemma3(
 
 
 def lemma3_boundary(
-    rec: Findings, ns, alphas, timeout_s: float, xf=lemma3_x, yf=lemma3_y, thetas_of=boundary_thetas
+    rec: Findings, ns, alphas, timeout_s: float, xf=lemma3_x, yf=lemma3_y, thetas_of=boundary_thetas,
+    region: str = "",
 ) -> None:
     """Lemma 3 and Corollary 2 as printed at the queries the paper's proof leaves out, theta2 = n or theta1 = 0
     (``thetas_of``, default :func:`boundary_thetas`; count-range queries by COUNT_RANGE_DEFINITION): one bounded
@@ -745,17 +755,11 @@ def lemma3_boundary(
                     covers=f"Lemma 3's x and y at a query the paper's proof leaves out: every consumer (is x, y "
                     f"the only optimum of one), {JOINT} deriving both",
                     theta=f"{theta[0]},{theta[1]}",
+                    region=region,
                 ) as d:
                     fail, _ = lemma3_instance(n, theta, al, timeout_s, xf, yf, check_derivation=True)
                     if fail:
                         d.counterexample(f"{fail} (the query <p, {theta[0]}, {theta[1]}> is {boundary_kind(n, theta)})")
-
-
-@checks("zlcn2013.lemma3.corrected")
-def lemma3_corrected(ctx: Context, xf=lemma3_x, yf=lemma3_y, n_max: int | None = None) -> Findings:
-    """zlcn2013 Lemma 3 and Corollary 2 for the queries the proof treats, 1 <= theta1 < theta2 <= n-1 (the hypothesis
-    this claim adds to the printed lemma, which fails at theta2 = n)."""
-    return lemma3(ctx, xf, yf, n_max, boundary=no_boundary, claim="zlcn2013.lemma3.corrected")
 
 
 @checks("zlcn2013.thm2")

@@ -12,7 +12,7 @@ from proofs import countrange_alpha as ca
 from proofs import countrange_derivation as cd
 from proofs import countrange_lemma3 as c3
 from proofs import countrange_vectors as cv
-from udpm.claims import Context, Status
+from udpm.claims import Context, Status, restrict
 from udpm.errors import ExpectationsError, InvalidAlpha, VacuousPremise
 from udpm.instances import ALL_N, BOUNDED, TABLE, Outcome
 from udpm.users import is_legal_function
@@ -86,7 +86,7 @@ def test_lemma3_grid_is_what_ran():
     # as printed (theta2 = n and theta1 = 0 are count-range queries) it fails; the paper's proof's class holds
     rec = c3.lemma3(CTX, n_max=4)
     assert rec.status is Status.REFUTED and "theta=(1, 3)" in rec.counterexample
-    inner = c3.lemma3_corrected(CTX, n_max=4)
+    inner = restrict("zlcn2013.lemma3.corrected", rec)
     assert inner.claim == "zlcn2013.lemma3.corrected"
     assert inner.status is Status.VERIFIED, inner.counterexample
     assert grid(inner) == {a: [3, 4] for a in [*ZL, ca.SYMBOLIC]}

@@ -166,7 +166,14 @@ def restricted(claim_id: str) -> Check:
         return restrict(claim_id, _CHECKERS[catalog()[claim_id].restates](ctx))
 
     check.__qualname__ = f"restricted({claim_id!r})"
+    check.restricts = catalog()[claim_id].restates  # type: ignore[attr-defined]
     return check
+
+
+def restricted_from(claim_id: str) -> str | None:
+    """The printed claim whose findings decide ``claim_id`` by restriction (None when it has a check of its own),
+    so that a run that decides the printed claim anyway derives this one from its findings."""
+    return getattr(_CHECKERS.get(claim_id), "restricts", None)
 
 
 def restrict(claim_id: str, found: Findings) -> Findings:

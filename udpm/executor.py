@@ -32,6 +32,7 @@ from .cache import Cache
 from .claims import Context, plan_of, run_check
 from .errors import CheckTimeout, HarnessError, SolverTimeout
 from .evidence import Result, Status, unresolved
+from .instances import Findings
 
 Found = tuple[object, float]  # (Findings | Result, seconds)
 
@@ -320,14 +321,25 @@ def run(
     listener: Listener | None = None,
     on_client: Callable[[object], None] | None = None,
 ) -> dict[str, Found]:
-    """Every check of ``order``: serially when jobs == 1 and no scheduler, else on Dask."""
+    """Every check of ``order``: serially when jobs == 1 and no scheduler, else on Dask.  A claim decided by
+    restriction of a printed claim's check (:func:`udpm.claims.restricted`) is derived from that claim's findings,
+    which the run decides once."""
+    from .claims import restrict, restricted_from
+
     listener = listener or Listener()
+    derived = {cid: p for cid in order if (p := restricted_from(cid))}
+    direct = list(dict.fromkeys([*(c for c in order if c not in derived), *derived.values()]))
     try:
         if jobs == 1 and not scheduler:
-            return run_serial(order, ctx, cache, listener)
-        with dask_client(jobs, scheduler) as client:
-            if on_client is not None:
-                on_client(client)
-            return run_dask(order, ctx, client, cache, listener)
+            found = run_serial(direct, ctx, cache, listener)
+        else:
+            with dask_client(jobs, scheduler) as client:
+                if on_client is not None:
+                    on_client(client)
+                found = run_dask(direct, ctx, client, cache, listener)
     finally:
         listener.close()
+    for cid, printed in derived.items():
+        f, _ = found[printed]
+        found[cid] = (restrict(cid, f) if isinstance(f, Findings) else f, 0.0)
+    return found

@@ -127,7 +127,7 @@ def _lemma3_corrected_exponent(ctx: Context) -> Findings:
         k = cv.lemma3_k(t1, t2)
         return [a ** (k - i) / (a + 1) if i <= k else a ** (i - k) / (a + 1) for i in range(n + 1)]
 
-    return c3.lemma3_corrected(ctx, xf=x_wrong, n_max=3)
+    return restrict("zlcn2013.lemma3.corrected", c3.lemma3(ctx, xf=x_wrong, n_max=3))
 
 
 @false_variant("zlcn2013.thm2.each-query", "object", "each query: no DP joint mechanism when both consumers want x")
