@@ -43,11 +43,11 @@ def test_alpha_labels_are_read_by_their_grammar(label, points, symbolic):
 
 def test_a_closed_range_has_its_ends_as_parts():
     assert [p.name for p in parts_of(CLOSED)] == [
-        "alpha inside [0, 1]",
+        "alpha in (0, 1)",
         "alpha = 0 (an end of the printed [0, 1])",
         "alpha = 1 (an end of the printed [0, 1])",
     ]
-    assert [p.name for p in parts_of(OPEN)] == ["alpha inside (0, 1)"]
+    assert [p.name for p in parts_of(OPEN)] == ["alpha in (0, 1)"]
 
 
 def test_an_undecided_closed_end_leaves_the_claim_partial():
@@ -71,7 +71,7 @@ def test_the_claim_is_as_strong_as_its_weakest_part():
 def test_a_region_the_checks_never_decided_is_named():
     r = derive(rec(("1/2", BOUNDED, "full-support priors")), printed=USERS)
     assert r.status is Status.PARTIAL
-    assert r.coverage.undecided == ["alpha inside (0, 1); priors with zeros"]
+    assert r.coverage.undecided == ["alpha in (0, 1); priors with zeros"]
     r = derive(rec(("1/2", BOUNDED, "full-support priors"), ("1/2", SAMPLED, "priors with zeros")), printed=USERS)
     assert r.status is Status.TESTED
 

@@ -37,7 +37,7 @@ def test_theorem_3_2_holds_at_both_boundaries():
     assert {d.instance.alpha for d in rec.decisions} == {"0", "1"}
     # only the ends are decided here: the inside of [0, 1] is the check's (proofs/characterization.py)
     cov = rec.result().coverage
-    assert rec.status is Status.PARTIAL and cov.undecided == ["alpha inside [0, 1]"]
+    assert rec.status is Status.PARTIAL and cov.undecided == ["alpha in (0, 1)"]
 
 
 def test_corollary_3_3_theorem_3_1_and_6_1_hold_at_alpha_0_and_3_1_fails_at_alpha_1():

@@ -116,7 +116,7 @@ def test_the_grid_alone_leaves_the_printed_claim_partial():
         alone.record(replace(d.instance, claim=alone.claim, region=STRICT_REGION), d.outcome, d.detail)
     res = derive(alone)
     assert res.status is Status.PARTIAL
-    assert res.coverage.undecided == [f"alpha inside (0, 1); {FN3_REGION}"]
+    assert res.coverage.undecided == [f"alpha in (0, 1); {FN3_REGION}"]
 
 
 def test_false_variant_of_lemma_5_8_strict_with_less_than_is_refuted():

@@ -98,7 +98,7 @@ def parts_of(printed: PrintedClass) -> list[Part]:
     elif a.points:
         pieces = [(f"alpha = {p} (the printed value)", p) for p in a.points]
     else:
-        pieces = [(f"alpha inside {a.text()}", None)]
+        pieces = [(f"alpha in ({a.lo}, {a.hi})", None)]  # the inside; a closed end is a part of its own
         pieces += [(f"alpha = {e} (an end of the printed {a.text()})", e) for e in a.closed_ends()]
     out = []
     for region in printed.required_parts():

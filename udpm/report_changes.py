@@ -32,7 +32,7 @@ def coverage_reason(claim: Mapping) -> str:
     """The reason a claim's coverage of its printed class gives for its status: the parts left undecided, or the
     parts decided only by a weaker kind of evidence than the rest ('' when every part is decided alike).
 
-    >>> coverage_reason({"coverage": {"parts": [{"part": "alpha inside [0, 1]", "decided": "all-n"},
+    >>> coverage_reason({"coverage": {"parts": [{"part": "alpha in (0, 1)", "decided": "all-n"},
     ...     {"part": "alpha = 1 (an end of the printed [0, 1])", "decided": None}], "undecided": ["alpha = 1 ..."]}})
     'printed class read as printed; undecided: alpha = 1 ...'
     """
