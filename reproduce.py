@@ -241,6 +241,7 @@ def exit_status(outcomes: list[Outcome]) -> int:
 def print_summary(outcomes: list[Outcome], seconds: float) -> None:
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text  # every value from a record is printed verbatim, never read as markup
 
     console = Console(width=120, color_system=None if os.environ.get("NO_COLOR") else "auto")
     s = summary(outcomes)
@@ -259,13 +260,12 @@ def print_summary(outcomes: list[Outcome], seconds: float) -> None:
         detail.add_column(col)
     for o in outcomes:
         status = str(o.result.status) + (f" (capped by {o.result.capped_by})" if o.result.capped_by else "")
-        detail.add_row(o.claim.id, status, str(o.result.evidence), o.result.scope_text, f"{o.seconds:.2f}")
+        cells = (o.claim.id, status, str(o.result.evidence), o.result.scope_text, f"{o.seconds:.2f}")
+        detail.add_row(*map(Text, cells))
     console.print(detail)
 
     partial = [o for o in outcomes if o.result.status is Status.PARTIAL]
     if partial:
-        from rich.text import Text
-
         pt = Table(title="decided on part of the printed class only (never a pass for the statement as printed)")
         pt.add_column("claim")
         pt.add_column("left undecided")
@@ -284,7 +284,7 @@ def print_summary(outcomes: list[Outcome], seconds: float) -> None:
         for col in ("claim", "location", "printed", "correct", "class"):
             et.add_column(col)
         for cid, e in errata:
-            et.add_row(cid, e.entry, e.printed, e.correct, e.cls)
+            et.add_row(*map(Text, (cid, e.entry, e.printed, e.correct, e.cls)))
         console.print(et)
 
 
