@@ -2,8 +2,8 @@
 
 zlcn2013 writes alpha > 1 (alpha = e^eps).  x-hat, y-hat, rho, Lemma 2's sum and Theorem 3's
 tables and relations are transcribed in paper_tables/printed/zlcn2013.json and compared by the
-zlcn2013 claims in proofs/countrange.py (lemma2, thm3); this module compares the printed matrix M
-of Theorem 7's proof sketch.
+zlcn2013 claims in proofs/countrange.py (lemma2) and proofs/countrange_theorem3.py (thm3); this
+module compares the printed matrix M of Theorem 7's proof sketch.
 """
 
 from __future__ import annotations

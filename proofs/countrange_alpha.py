@@ -6,8 +6,8 @@ a x <= y <= x / a (udpm.privacy).  zlcn2013's values (2, 3, 3/2, ...) remain the
 and counterexamples ("zlcn alpha=2"); a concrete label enters the computation only through
 ``udpm.conventions.alpha_from_zlcn2013`` (:func:`internal`), and the printed LaTeX, written in alpha, is
 read through the one symbolic substitution alpha = 1/a (:func:`in_internal_alpha`).  In code, ``alpha`` is
-a zlcn label (or SYMBOLIC) and ``a`` the internal value.  Shared by proofs/countrange.py,
-proofs/countrange_vectors.py, proofs/countrange_derivation.py, proofs/countrange_lemma3.py and the LP modules.
+a zlcn label (or SYMBOLIC) and ``a`` the internal value.  Shared by the count-range proof modules
+(proofs/countrange*.py).
 """
 
 from __future__ import annotations

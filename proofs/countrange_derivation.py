@@ -19,7 +19,7 @@ Symbolic alpha: the same problem with a a z3 real variable, 0 < a < 1 (nonlinear
 real arithmetic, decided by z3's nlsat); unsat there is a proof for every zlcn alpha = 1/a > 1.
 
 The z3 helpers here (the vacuity guard, the internal a as a z3 term, DP columns) serve every z3 query of
-proofs/countrange.py and proofs/countrange_lemma3.py.
+the count-range proof modules (proofs/countrange*.py).
 """
 
 from __future__ import annotations

@@ -9,8 +9,13 @@ import sympy as sp
 
 from proofs import countrange as c
 from proofs import countrange_alpha as ca
+from proofs import countrange_databases as cdb
 from proofs import countrange_derivation as cd
+from proofs import countrange_lemma1 as c1
 from proofs import countrange_lemma3 as c3
+from proofs import countrange_lemma3_formulas as cfm
+from proofs import countrange_optimum_consumers as coc
+from proofs import countrange_theorem3 as t3
 from proofs import countrange_vectors as cv
 from udpm.claims import Context, Status, restrict
 from udpm.errors import ExpectationsError, InvalidAlpha, VacuousPremise
@@ -42,20 +47,20 @@ def refuted_in(rec, region):
 
 def test_lemma1_grid_bounded_not_all_n():
     # non-zero columns: holds, every alpha; zero columns (in the printed class): the conclusion fails there
-    rec = c.lemma1(CTX)
+    rec = c1.lemma1(CTX)
     assert rec.status is Status.REFUTED and not rec.decided(ALL_N)
-    assert not refuted_in(rec, c.NONZERO_COLUMNS)
-    assert grid(rec, region=c.NONZERO_COLUMNS) == {**{a: [1] for a in ZL}, ca.SYMBOLIC: [1, 3]}
-    assert len(refuted_in(rec, c.ZERO_COLUMNS)) == len(ZL) + 1
+    assert not refuted_in(rec, c1.NONZERO_COLUMNS)
+    assert grid(rec, region=c1.NONZERO_COLUMNS) == {**{a: [1] for a in ZL}, ca.SYMBOLIC: [1, 3]}
+    assert len(refuted_in(rec, c1.ZERO_COLUMNS)) == len(ZL) + 1
     assert "asks t_2 = 0 and t_2 = 1" in rec.counterexample
     assert rec.values["premise witness at zlcn alpha=2 (internal 1/2)"].startswith("t_0=0: p0=2/3")
 
 
 def test_lemma1_zero_column_read_with_0_over_0_equal_1_also_fails():
-    cex, witness = c.zero_column_counterexample(ca.SYMBOLIC, 10, reading="0/0=1")
+    cex, witness = c1.zero_column_counterexample(ca.SYMBOLIC, 10, reading="0/0=1")
     assert cex and "neither alpha nor 1/alpha" in cex and witness.startswith("a=1/2")
     with pytest.raises(ExpectationsError, match="reading"):
-        c.zero_column_counterexample(F(2), 10, reading="undefined")
+        c1.zero_column_counterexample(F(2), 10, reading="undefined")
 
 
 def test_lemma2_proved_n3_every_alpha_and_symbolic():
@@ -71,14 +76,14 @@ def test_thm3_grid_is_what_ran():
     # the paper's n = 3 at every alpha and symbolically; general n only at the first three zlcn alphas
     # the sketch's printed tables, relations and vectors are table instances; the array's extraction damage
     # (declared in paper_tables/printed/zlcn2013.json) makes the claim an erratum
-    rec = c.thm3(CTX, n_max=4)
+    rec = t3.thm3(CTX, n_max=4)
     assert rec.status is Status.ERRATUM and not rec.counterexample, rec.counterexample
     assert {e.cls for e in rec.errata} == {"extraction damage"}
-    co = c3.CO_REGION
+    co = cdb.CO_REGION
     assert grid(rec, region=co) == {**{a: [3, 4] for a in ZL[:3]}, **{a: [3] for a in ZL[3:]}, ca.SYMBOLIC: [3]}
     assert grid(rec, TABLE) == grid(rec, TABLE, co) == {ca.SYMBOLIC: [3]}
     # joint mechanisms on databases: the reduction's facts at n = 1..4, the transfer and conclusion at n = 3, 4
-    db = grid(rec, region=c3.DB_REGION)
+    db = grid(rec, region=cdb.DB_REGION)
     assert db == {ca.SYMBOLIC: [1, 2, 3, 4], **{a: [3, 4] for a in ZL[:2]}}  # quick: two alphas
 
 
@@ -99,10 +104,10 @@ def test_thm2_grid_is_what_ran():
     assert each.status is Status.REFUTED and "universally utility maximizing for it" in each.counterexample
     generic = c3.thm2(CTX, n_max=4)
     assert generic.status is Status.VERIFIED, generic.counterexample
-    assert grid(generic, region=c3.CO_REGION) == {a: [3, 4] for a in ZL[:5]}
+    assert grid(generic, region=cdb.CO_REGION) == {a: [3, 4] for a in ZL[:5]}
     # quick: two alphas on databases
-    assert grid(generic, region=c3.DB_REGION) == {ca.SYMBOLIC: [1, 2, 3, 4], **{a: [3, 4] for a in ZL[:2]}}
-    assert not refuted_in(each, c3.DB_REGION) and refuted_in(each, c3.CO_REGION)
+    assert grid(generic, region=cdb.DB_REGION) == {ca.SYMBOLIC: [1, 2, 3, 4], **{a: [3, 4] for a in ZL[:2]}}
+    assert not refuted_in(each, cdb.DB_REGION) and refuted_in(each, cdb.CO_REGION)
 
 
 def test_a_contradictory_premise_fires_the_vacuity_guard(monkeypatch):
@@ -111,30 +116,30 @@ def test_a_contradictory_premise_fires_the_vacuity_guard(monkeypatch):
     def contradictory(col, a):
         return [*real(col, a), col[0] < 0]  # and col[0] >= 0
 
-    for module in (c, cd):  # lemma1's own query (proofs/countrange.py) and lemma2's derivation problem
+    for module in (c1, c, cd):  # lemma1's own query, lemma2's reduction steps and its derivation problem
         monkeypatch.setattr(module, "dp_column", contradictory)
-    for fn in (c.lemma1, c.lemma2):
+    for fn in (c1.lemma1, c.lemma2):
         with pytest.raises(VacuousPremise, match="no model"):
             fn(CTX)
 
 
 def test_a_contradictory_legality_premise_fires_the_vacuity_guard(monkeypatch):
     # sum phi >= 1 and -sum phi >= 0: no legal function at all
-    monkeypatch.setattr(c3, "legal_constraints", lambda n, a: [([F(1)] * (n + 1), F(1)), ([F(-1)] * (n + 1), F(0))])
+    monkeypatch.setattr(coc, "legal_constraints", lambda n, a: [([F(1)] * (n + 1), F(1)), ([F(-1)] * (n + 1), F(0))])
     with pytest.raises(VacuousPremise):
         c3.paper_rho_check(10)
 
 
 def test_lemma1_with_another_target_is_refuted():
     # refuted on the non-zero columns, where the printed lemma holds
-    res = c.lemma1(CTX, target=lambda a: [F(1, 2), F(1, 2)])
-    bad = refuted_in(res, c.NONZERO_COLUMNS)
+    res = c1.lemma1(CTX, target=lambda a: [F(1, 2), F(1, 2)])
+    bad = refuted_in(res, c1.NONZERO_COLUMNS)
     assert res.status is Status.REFUTED and bad and "not tight" in bad[0].detail and "zlcn alpha=2" in bad[0].detail
 
 
 def test_lemma1_with_flipped_transformation_is_refuted():
-    res = c.lemma1(CTX, flip=True)
-    bad = refuted_in(res, c.NONZERO_COLUMNS)
+    res = c1.lemma1(CTX, flip=True)
+    bad = refuted_in(res, c1.NONZERO_COLUMNS)
     assert res.status is Status.REFUTED and bad and "(p_j, q_j, t_j)" in bad[0].detail
 
 
@@ -144,7 +149,7 @@ def test_lemma2_when_both_consumers_want_x_hat_is_refuted():
 
 
 def test_thm3_with_only_two_counts_is_refuted():
-    res = c.thm3(CTX, rows=(0, 1), n_max=3)
+    res = t3.thm3(CTX, rows=(0, 1), n_max=3)
     assert res.status is Status.REFUTED and "counts [0, 1]" in res.counterexample
 
 
@@ -171,12 +176,12 @@ def test_derivation_of_both_is_found_when_it_exists():
 
 def test_consumer_certificate_is_unique_and_found_for_x_hat():
     a = ca.internal(F(2))  # zlcn alpha = 2
-    consumer, why = c3.unique_optimum_consumer(3, (1, 2), cv.xhat(a), a, 10)
+    consumer, why = coc.unique_optimum_consumer(3, (1, 2), cv.xhat(a), a, 10)
     assert consumer is not None, why
-    assert c3.is_unique_optimum(consumer, cv.xhat(a), a, 10)
-    assert not c3.is_unique_optimum(consumer, cv.yhat(a), a, 10)
+    assert coc.is_unique_optimum(consumer, cv.xhat(a), a, 10)
+    assert not coc.is_unique_optimum(consumer, cv.yhat(a), a, 10)
     # a legal function that is not a vertex is the unique optimum of nobody
-    consumer, why = c3.unique_optimum_consumer(3, (1, 2), [F(1, 2)] * 4, a, 10)
+    consumer, why = coc.unique_optimum_consumer(3, (1, 2), [F(1, 2)] * 4, a, 10)
     assert consumer is None and "not a vertex" in why
 
 
@@ -209,8 +214,8 @@ def test_symbolic_counterexample_names_the_internal_alpha():
 
 
 def test_internal_lemma3_formulas_must_be_the_papers(monkeypatch):
-    assert c3.lemma3_formula_facts()["Lemma 3 symbolic x_(k-1), x_k, x_(k+1), x_(k+2)"].startswith("a/(a + 1)")
+    assert cfm.lemma3_formula_facts()["Lemma 3 symbolic x_(k-1), x_k, x_(k+1), x_(k+2)"].startswith("a/(a + 1)")
     wrong = {**cv.INTERNAL_LEMMA3, "y, i <= k": lambda k, i, a: a ** (k - i) / (a + 1)}  # y's exponent off by one
-    monkeypatch.setattr(c3, "INTERNAL_LEMMA3", wrong)
+    monkeypatch.setattr(cfm, "INTERNAL_LEMMA3", wrong)
     with pytest.raises(ExpectationsError, match="y, i <= k"):
-        c3.lemma3_formula_facts()
+        cfm.lemma3_formula_facts()

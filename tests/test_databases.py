@@ -10,7 +10,8 @@ from fractions import Fraction
 import pytest
 import sympy
 
-from proofs import databases as dbs
+from proofs import databases_appendix_c as appc
+from proofs import databases_theorem6_3 as thm63
 from udpm.claims import Context
 from udpm.errors import InvalidInput, VacuousPremise
 from udpm.evidence import Status, grid_text
@@ -22,7 +23,7 @@ CTX = Context()
 F = Fraction
 
 
-@pytest.fixture(scope="module", params=[dbs.appendix_c, dbs.theorem_6_3], ids=["grs2011.appC", "grs2009.thm6.3"])
+@pytest.fixture(scope="module", params=[appc.appendix_c, thm63.theorem_6_3], ids=["grs2011.appC", "grs2009.thm6.3"])
 def figures(request):
     return request.param, request.param(CTX)
 
@@ -39,7 +40,7 @@ THM63_TYPOS = [
 def test_figures_reproduced_and_impossibility_verified(figures):
     check, rec = figures
     res = rec.result()
-    if check is dbs.appendix_c:
+    if check is appc.appendix_c:
         assert res.status is Status.VERIFIED and not res.errata
     else:
         assert res.status is Status.ERRATUM and [(e.printed, e.correct, e.cls) for e in res.errata] == THM63_TYPOS
@@ -75,24 +76,24 @@ def test_space_and_averaging():
 
 
 def test_latex_parser_reads_figure5_cells():
-    e = dbs.parse_latex("\\frac{1}{12}(8 - \\delta_1)")
-    assert e == (8 - dbs.D1) / 12
-    assert dbs.parse_latex("3 + \\delta_1 \\leq 4\\delta_2") == 4 * dbs.D2 - 3 - dbs.D1
+    e = thm63.parse_latex("\\frac{1}{12}(8 - \\delta_1)")
+    assert e == (8 - thm63.D1) / 12
+    assert thm63.parse_latex("3 + \\delta_1 \\leq 4\\delta_2") == 4 * thm63.D2 - 3 - thm63.D1
 
 
 def test_thm6_3_refuses_contradictory_delta_premises(monkeypatch):
     # Figure 5's rows {1}, {2} with an entry that no delta makes non-negative: the premises of the
     # "delta_1 = delta_2 = 1" entailment have no model, so its unsat must not be trusted
-    rows_of = dbs.figure5_rows
+    rows_of = thm63.figure5_rows
 
     def broken(rows_a, rows_b):
         rows = rows_of(rows_a, rows_b)
-        rows[0] = [dbs.sp.Integer(-1), *rows[0][1:]]
+        rows[0] = [thm63.sp.Integer(-1), *rows[0][1:]]
         return rows
 
-    monkeypatch.setattr(dbs, "figure5_rows", broken)
+    monkeypatch.setattr(thm63, "figure5_rows", broken)
     with pytest.raises(VacuousPremise, match="Figure 5 rows"):
-        dbs.theorem_6_3(CTX)
+        thm63.theorem_6_3(CTX)
 
 
 # ---------------------------------------------------------------- printed priors, equations and references
@@ -107,7 +108,7 @@ def variant(paper: str, key: str, k: int, new: str) -> dict:
 
 
 def test_appC_priors_and_equations_are_compared():
-    rec = dbs.appendix_c(CTX)
+    rec = appc.appendix_c(CTX)
     covered = {d.instance.covers for d in rec.decided(TABLE)}
     assert {"Appendix C, running text (appC.priors)", "Appendix C, running text (appC.equations)"} <= covered
 
@@ -124,7 +125,7 @@ def test_appC_priors_and_equations_are_compared():
     ],
 )
 def test_appC_false_printed_value_is_caught(key, k, new, correct):
-    res = dbs.appendix_c(CTX, items=variant("grs2011", key, k, new)).result()
+    res = appc.appendix_c(CTX, items=variant("grs2011", key, k, new)).result()
     assert res.status is Status.ERRATUM
     (e,) = res.errata
     assert e.entry.endswith(f"[{k}]") and e.printed == new and e.correct.startswith(correct)
@@ -141,7 +142,7 @@ def test_appC_false_printed_value_is_caught(key, k, new, correct):
     ],
 )
 def test_thm6_3_false_printed_value_is_caught(key, k, new, correct):
-    res = dbs.theorem_6_3(CTX, items=variant("grs2009", key, k, new)).result()
+    res = thm63.theorem_6_3(CTX, items=variant("grs2009", key, k, new)).result()
     caught = [e for e in res.errata if e.printed == new]
     assert len(caught) == 1 and caught[0].entry.endswith(f"[{k}]")
     assert caught[0].correct == correct and caught[0].cls == "unclassified"
@@ -149,18 +150,18 @@ def test_thm6_3_false_printed_value_is_caught(key, k, new, correct):
 
 
 def test_thm6_3_a_corrected_reference_matches():
-    res = dbs.theorem_6_3(CTX, items=variant("grs2009", "thm6.3.references", 0, "Figure 4")).result()
+    res = thm63.theorem_6_3(CTX, items=variant("grs2009", "thm6.3.references", 0, "Figure 4")).result()
     assert [(e.printed, e.correct) for e in res.errata] == [t[:2] for t in THM63_TYPOS[1:]]
 
 
 def test_thm6_3_the_similar_argument_is_decided():
-    rec = dbs.theorem_6_3(CTX)
+    rec = thm63.theorem_6_3(CTX)
     steps = {dict(d.instance.params).get("step"): d.outcome for d in rec.decided(BOUNDED)}
     assert steps["delta_1 = delta_2 = 1"] is Outcome.HOLDS and steps["delta_3 = delta_4 = 1"] is Outcome.HOLDS
 
 
 def test_chain_relation_reader():
-    (link,) = dbs.chain_relations("x_{\\{1\\},12} \\leq 4x_{\\{2\\},12}")
+    (link,) = appc.chain_relations("x_{\\{1\\},12} \\leq 4x_{\\{2\\},12}")
     assert link == (sympy.Symbol("x_{1},12"), "<=", 4 * sympy.Symbol("x_{2},12"))
-    assert len(dbs.chain_relations("x_{\\{1\\},22} = x_{\\{2\\},22} = 0")) == 2
-    assert dbs.chain_relations("x_{\\{1\\},22} \\geq 0") is None
+    assert len(appc.chain_relations("x_{\\{1\\},22} = x_{\\{2\\},22} = 0")) == 2
+    assert appc.chain_relations("x_{\\{1\\},22} \\geq 0") is None

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fractions import Fraction as F
 
-from proofs import symbolic
+from proofs import post_processing_example
 from proofs.column_replacement import lemma2_functional
 from proofs.degenerate_geometric import (
     definition4,
@@ -89,7 +89,7 @@ def test_the_point_mass_mechanisms_are_private_at_their_level_only():
 
 def test_grs2009_example_2_2_at_alpha_zero_and_a_false_formula():
     rec = Findings("grs2009.ex2.2")
-    check = symbolic.post_processing_grs2009(Context(quick=True))
+    check = post_processing_example.post_processing_grs2009(Context(quick=True))
     assert [d.outcome for d in check.decisions if d.instance.alpha == "0"] == [Outcome.HOLDS] * 2
     post_processing_at_zero(rec, lambda al, n: 1 - al, lambda al, n: al, lambda n: (F(0), F(0)))  # 1 at alpha = 0
     assert all(d.outcome is Outcome.COUNTEREXAMPLE and "stated (1, 0)" in d.detail for d in rec.decisions)

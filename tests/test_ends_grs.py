@@ -1,6 +1,6 @@
 """The closed ends of the printed alpha ranges of grs2011 Example 2.3, grs2009 Example 2.2, grs2009 Section 6.1,
-grs2011 Theorem A.2 (proofs/symbolic.py) and grs2009 Theorems 3.1, 6.1 (proofs/degenerate_universality.py): each end
-is decided by an instance at that alpha; where it holds, a false variant at that end (through the check's own
+grs2011 Theorem A.2 (proofs/rounded_laplace.py) and grs2009 Theorems 3.1, 6.1 (proofs/degenerate_universality.py):
+each end is decided by an instance at that alpha; where it holds, a false variant at that end (through the check's own
 parameters) is refuted there; where it fails, the exact witness is recorded."""
 
 from __future__ import annotations
@@ -9,7 +9,9 @@ from fractions import Fraction as F
 
 import sympy as sp
 
-from proofs import symbolic as sy
+from proofs import laplace_vs_geometric as lvg
+from proofs import post_processing_example as ppe
+from proofs import rounded_laplace as rl
 from proofs.degenerate_universality import (
     grs2009_geometric_at_one,
     grs2011_one_geometric,
@@ -42,7 +44,7 @@ def _only_at_zero(printed):
 
 
 def test_ex23_holds_at_zero_for_every_odd_n_and_is_refuted_at_one_by_the_face_value():
-    rec = sy.post_processing_grs2011(CTX)
+    rec = ppe.post_processing_grs2011(CTX)
     res = rec.result()
     assert res.status is Status.REFUTED
     assert res.coverage.undecided == []  # at alpha = 1 the remapped loss holds; the face value refutes
@@ -61,8 +63,8 @@ def test_ex23_holds_at_zero_for_every_odd_n_and_is_refuted_at_one_by_the_face_va
 
 
 def test_ex23_false_variant_wrong_only_at_zero_is_refuted_at_zero():
-    face = sy._printed_loss("grs2011", "ex2.3.face-value")
-    rec = sy.post_processing_grs2011(CTX, face=_only_at_zero(face))
+    face = ppe._printed_loss("grs2011", "ex2.3.face-value")
+    rec = ppe.post_processing_grs2011(CTX, face=_only_at_zero(face))
     zero = _at(rec, "0", "face value")
     assert zero[("all-n", None, "face value")].outcome is Outcome.COUNTEREXAMPLE
     assert "loss is 0, stated 1" in zero[("all-n", None, "face value")].detail
@@ -73,14 +75,14 @@ def test_ex23_false_variant_wrong_only_at_zero_is_refuted_at_zero():
 
 
 def test_ex23_a_remapped_loss_wrong_at_one_is_refuted_there():
-    remapped = sy._printed_loss("grs2011", "ex2.3.remapped")
-    rec = sy.post_processing_grs2011(CTX, remapped=lambda al, n: sp.Integer(1) if al == 1 else remapped(al, n))
+    remapped = ppe._printed_loss("grs2011", "ex2.3.remapped")
+    rec = ppe.post_processing_grs2011(CTX, remapped=lambda al, n: sp.Integer(1) if al == 1 else remapped(al, n))
     d = _at(rec, "1")[("all-n", None, "after the 0/n remap")]
     assert d.outcome is Outcome.COUNTEREXAMPLE and "loss is 1/2, stated 1" in d.detail
 
 
 def test_ex22_holds_at_zero_and_is_refuted_at_one_where_the_printed_pmf_is_zero():
-    rec = sy.post_processing_grs2009(CTX)
+    rec = ppe.post_processing_grs2009(CTX)
     res = rec.result()
     assert res.status is Status.REFUTED
     zero = _at(rec, "0")  # proofs.degenerate_geometric.post_processing_at_zero: n = 1, 3
@@ -95,8 +97,8 @@ def test_ex22_holds_at_zero_and_is_refuted_at_one_where_the_printed_pmf_is_zero(
 
 
 def test_ex22_false_variant_wrong_only_at_zero_is_refuted_at_zero():
-    remapped = sy._printed_loss("grs2009", "ex2.2.remapped")
-    rec = sy.post_processing_grs2009(CTX, remapped=_only_at_zero(remapped))
+    remapped = ppe._printed_loss("grs2009", "ex2.2.remapped")
+    rec = ppe.post_processing_grs2009(CTX, remapped=_only_at_zero(remapped))
     zero = _at(rec, "0")
     assert [d.outcome for d in zero.values()] == [Outcome.COUNTEREXAMPLE] * 2
     assert all("stated (0, 1)" in d.detail for d in zero.values())
@@ -105,8 +107,8 @@ def test_ex22_false_variant_wrong_only_at_zero_is_refuted_at_zero():
 def test_the_symbolic_odd_n_losses_at_zero_for_grs2009_formula():
     """The all-odd-n form at alpha = 0 (the identity, 0^0 = 1), reusable for grs2009: both losses 0 as printed."""
     rec = Findings("grs2009.ex2.2")
-    face, remapped = sy._printed_loss("grs2009", "ex2.2.face-value"), sy._printed_loss("grs2009", "ex2.2.remapped")
-    sy.post_processing_at_ends(rec, face, remapped, sy.GRS2009_AT_ZERO)
+    face, remapped = ppe._printed_loss("grs2009", "ex2.2.face-value"), ppe._printed_loss("grs2009", "ex2.2.remapped")
+    ppe.post_processing_at_ends(rec, face, remapped, ppe.GRS2009_AT_ZERO)
     assert {d.instance.kind for d in rec.decisions} == {ALL_N, BOUNDED}
     assert all(d.outcome is Outcome.HOLDS for d in rec.decisions)
 
@@ -115,7 +117,7 @@ def test_the_symbolic_odd_n_losses_at_zero_for_grs2009_formula():
 
 
 def test_thmA2_is_refuted_at_alpha_one_where_the_laplace_density_vanishes():
-    rec = sy.rounded_laplace(CTX)
+    rec = rl.rounded_laplace(CTX)
     assert rec.status is Status.REFUTED
     one = _at(rec, "1")
     exists = one[("all-n", None, "the ln(1/alpha)-Laplace mechanism is a distribution")]
@@ -130,7 +132,7 @@ def test_thmA2_is_refuted_at_alpha_one_where_the_laplace_density_vanishes():
 
 def test_thmA2_end_instances_name_the_printed_factor_at_one():
     rec = Findings("grs2011.thmA.2")
-    sy.laplace_at_one(rec, factor=lambda al: 2 * al)
+    rl.laplace_at_one(rec, factor=lambda al: 2 * al)
     assert "it is 2-approximately" in rec.decisions[0].detail
 
 
@@ -138,7 +140,7 @@ def test_thmA2_end_instances_name_the_printed_factor_at_one():
 
 
 def test_sec61_geometric_side_holds_at_zero_laplace_undefined_there_and_both_refuted_at_one():
-    rec = sy.laplace_vs_geometric(CTX)
+    rec = lvg.laplace_vs_geometric(CTX)
     assert rec.status is Status.REFUTED
     zero, one = _at(rec, "0"), _at(rec, "1")
     assert zero[("all-n", None, "geometric optimal loss")].outcome is Outcome.HOLDS
@@ -153,8 +155,8 @@ def test_sec61_geometric_side_holds_at_zero_laplace_undefined_there_and_both_ref
 
 
 def test_sec61_false_variant_geometric_wrong_only_at_zero_is_refuted_at_zero():
-    printed = sy._printed_formula("sec6.1.geometric")
-    rec = sy.laplace_vs_geometric(CTX, geometric_loss=lambda al: sp.Integer(1) if al == 0 else printed(al))
+    printed = lvg._printed_formula("sec6.1.geometric")
+    rec = lvg.laplace_vs_geometric(CTX, geometric_loss=lambda al: sp.Integer(1) if al == 0 else printed(al))
     d = _at(rec, "0")[("all-n", None, "geometric optimal loss")]
     assert d.outcome is Outcome.COUNTEREXAMPLE and "loss is 0, stated 1" in d.detail
 

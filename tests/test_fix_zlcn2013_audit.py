@@ -10,6 +10,7 @@ import sympy as sp
 import z3
 
 from proofs import countrange as c
+from proofs import countrange_boundary as cbd
 from proofs import countrange_lemma3 as c3
 from proofs import countrange_lp as cr
 from proofs import countrange_vectors as cv
@@ -84,19 +85,19 @@ def test_lemma2_with_a_changed_y_hat_constant_is_refuted():
 
 def test_count_range_definition_is_quoted_verbatim():
     text = PAPER.read_text()
-    assert all(q in text for q in c3.COUNT_RANGE_DEFINITION)
-    assert all(q in c3.DEFINITION_NOTE for q in c3.COUNT_RANGE_DEFINITION)
+    assert all(q in text for q in cbd.COUNT_RANGE_DEFINITION)
+    assert all(q in cbd.DEFINITION_NOTE for q in cbd.COUNT_RANGE_DEFINITION)
 
 
 def test_boundary_thetas():
-    assert c3.boundary_thetas(3) == [(1, 3), (2, 3), (0, 1), (0, 2), (0, 3)]
-    assert not set(c3.boundary_thetas(5)) & set(c3.count_range_thetas(5))
+    assert cbd.boundary_thetas(3) == [(1, 3), (2, 3), (0, 1), (0, 2), (0, 3)]
+    assert not set(cbd.boundary_thetas(5)) & set(c3.count_range_thetas(5))
 
 
 def test_universality_decision_holds_inside_and_fails_at_the_boundary():
     inside, edge = Findings("zlcn2013.thm2"), Findings("zlcn2013.thm2")
-    assert c3.universal_at_boundary(inside, [3], [F(2)], CTX, c3.count_range_thetas) == 1
+    assert cbd.universal_at_boundary(inside, [3], [F(2)], CTX, c3.count_range_thetas) == 1
     assert [d.outcome for d in inside.decisions] == [Outcome.HOLDS]
-    c3.universal_at_boundary(edge, [3], [F(2)], CTX)
+    cbd.universal_at_boundary(edge, [3], [F(2)], CTX)
     assert {d.outcome for d in edge.decisions} == {Outcome.COUNTEREXAMPLE}
     assert len(edge.decisions) == 4  # (1,3), (2,3), (0,1), (0,2); (0,3) puts every count in range

@@ -13,6 +13,7 @@ import pytest
 
 from proofs import countrange as c
 from proofs import countrange_lemma3 as c3
+from proofs import countrange_theorem3 as t3
 from udpm.claims import Context, Status
 from udpm.instances import TABLE, UNCLASSIFIED
 from udpm.tables import printed
@@ -23,7 +24,7 @@ SYMBOLIC = c.SYMBOLIC
 
 
 def test_every_printed_relation_of_theorem_3_holds_for_every_alpha():
-    fails, witnesses = c.bounds_failures(BOUNDS, c.xhat, c.yhat, SYMBOLIC, CTX.solver_timeout)
+    fails, witnesses = t3.bounds_failures(BOUNDS, t3.xhat, t3.yhat, SYMBOLIC, CTX.solver_timeout)
     assert fails == [] and sorted(witnesses) == ["0", "1", "2", "3", "4"]
     assert witnesses["4"].startswith("a=1/2")  # the premises of the last step are satisfiable
 
@@ -40,19 +41,19 @@ def test_every_printed_relation_of_theorem_3_holds_for_every_alpha():
 )
 def test_a_false_relation_is_caught(k, false):
     bounds = [*BOUNDS[:k], false, *BOUNDS[k + 1 :]]
-    fails, _ = c.bounds_failures(bounds, c.xhat, c.yhat, SYMBOLIC, CTX.solver_timeout)
+    fails, _ = t3.bounds_failures(bounds, t3.xhat, t3.yhat, SYMBOLIC, CTX.solver_timeout)
     assert [f[0] for f in fails] == [k] and "a DP joint mechanism on counts" in fails[0][1]
 
 
 def test_theorem_3_records_a_false_relation_as_an_unclassified_erratum():
-    rec = c.thm3(CTX, n_max=3, bounds=[*BOUNDS[:3], "t_0 \\geq 1/(\\alpha + 1)", BOUNDS[4]])
+    rec = t3.thm3(CTX, n_max=3, bounds=[*BOUNDS[:3], "t_0 \\geq 1/(\\alpha + 1)", BOUNDS[4]])
     bad = [e for e in rec.errata if e.entry == "Theorem 3, proof sketch (running text)[3]"]
     assert rec.status is Status.ERRATUM and len(bad) == 1 and bad[0].cls == UNCLASSIFIED
     assert bad[0].printed == "t_0 \\geq 1/(\\alpha + 1)" and bad[0].correct.startswith("not implied")
 
 
 def test_theorem_3_as_printed_has_only_the_extraction_damage():
-    rec = c.thm3(CTX, n_max=3)
+    rec = t3.thm3(CTX, n_max=3)
     assert rec.status is Status.ERRATUM, rec.counterexample
     assert [(e.entry, e.cls) for e in rec.errata] == [
         ("Theorem 3, proof sketch[raw][0]", "extraction damage"),
@@ -74,7 +75,7 @@ def test_a_relation_the_declaration_does_not_name_is_unclassified():
 
 
 def test_the_tables_as_printed_match_every_cell():
-    wrong, damaged = c.thm3_tables_check()
+    wrong, damaged = t3.thm3_tables_check()
     assert wrong == [] and [d[0] for d in damaged] == ["[raw][0]", "[raw][1]"]
 
 
@@ -83,7 +84,7 @@ def test_a_wrong_cell_or_name_in_the_tables_is_caught():
     values[1][0][0] = "t_0 + \\frac{\\alpha-1}{\\alpha+1}"  # mu = 0, cell (0, 0)
     values[1][1][3] = "\\alpha t_1"  # mu = 1, cell (1, 1) is t_1
     values[0][1][3] = "t_{1,0,1}"
-    wrong, _ = c.thm3_tables_check(values)
+    wrong, _ = t3.thm3_tables_check(values)
     assert [w[0] for w in wrong] == ["[1][0][0]", "[0][1][3]", "[1][1][3]"]
     assert wrong[0][2] == "(alpha*t0 + alpha - 1)/alpha" and wrong[2][2] == "t1"
 
@@ -92,7 +93,7 @@ def test_an_undamaged_array_gives_no_extraction_errata():
     values = printed("zlcn2013", "thm3.tables").values
     rows = " \\\\ ".join(f"{i} & " + " & ".join(values[1][i]) for i in range(2))
     raw = "\\begin{array}{c|cc|cc|cc} & 0 & 1 & 0 & 1 & 0 & 1 \\\\ \\hline " + rows + " \\end{array}"
-    assert c.thm3_tables_check(raw=raw) == ([], [])
+    assert t3.thm3_tables_check(raw=raw) == ([], [])
 
 
 def test_lemma2_sum_is_compared():
@@ -107,19 +108,19 @@ def test_lemma2_records_a_false_sum_as_an_erratum():
 
 
 def test_printed_vectors_are_the_only_optima():
-    assert c.printed_vectors_check(CTX) == []
+    assert t3.printed_vectors_check(CTX) == []
 
 
 def test_swapped_vectors_are_caught():
     xh, yh = (list(printed("zlcn2013", k).values) for k in ("xhat", "yhat"))
-    out = c.printed_vectors_check(CTX, vectors={"xhat": yh, "yhat": xh})
+    out = t3.printed_vectors_check(CTX, vectors={"xhat": yh, "yhat": xh})
     assert [o[0] for o in out] == ["xhat", "yhat"]
     assert out[0][2].startswith("at zlcn alpha=2 the only optimum is (1/3, 2/3, 2/3, 1/3)")
 
 
 def test_a_false_rho_is_caught():
     rho = list(printed("zlcn2013", "rho").values)
-    out = c.printed_vectors_check(CTX, rho=["\\rho(0)/\\rho(1) = 1", "\\rho(2)/\\rho(1) = 1", rho[2]])  # uniform
+    out = t3.printed_vectors_check(CTX, rho=["\\rho(0)/\\rho(1) = 1", "\\rho(2)/\\rho(1) = 1", rho[2]])  # uniform
     assert [o[0] for o in out] == ["yhat"] and "the printed prior rho" in out[0][3]
 
 

@@ -16,7 +16,9 @@ from experiments import grs2011 as ex11
 from experiments import gs2010 as ex10
 from experiments import zlcn2013 as exz
 from proofs import databases as dbs
-from proofs import symbolic as sym
+from proofs import databases_appendix_c as appc
+from proofs import databases_theorem6_3 as thm63
+from proofs import laplace_vs_geometric as lvg
 from udpm import tables
 from udpm.claims import Context, Status
 from udpm.tables import PRINTED, approximates, decimal_matches_real, printed_matches
@@ -58,11 +60,11 @@ MUTATIONS = [
     (ex10, ex10.appendix_b, "gs2010", "appB.three-term.steps", (0,), "1.5"),
     (ex10, ex10.table_1, "gs2010", "table1b.alpha", (), "1/3"),  # a declared entry: the class is not inherited
     (exz, exz.theorem_7_matrix, "zlcn2013", "thm7.M", (1, 4), "\\frac{\\alpha}{\\alpha-1} \\cdot \\alpha^{-n}"),
-    (dbs, dbs.appendix_c, "grs2011", "appC.equations", (1,), "x_{\\{1\\},11} + x_{\\{1\\},21} = \\frac{1}{3}"),
-    (dbs, dbs.appendix_c, "grs2011", "appC.priors", (0,), "1/3"),
-    (dbs, dbs.theorem_6_3, "grs2009", "thm6.3.priors", (3,), "\\frac{1}{2}"),
-    (dbs, dbs.theorem_6_3, "grs2009", "thm6.3.references", (0,), "Figure 2"),  # a declared entry
-    (sym, sym.laplace_vs_geometric, "grs2009", "sec6.1.loss", (), "l_{abs}"),  # a declared entry
+    (dbs, appc.appendix_c, "grs2011", "appC.equations", (1,), "x_{\\{1\\},11} + x_{\\{1\\},21} = \\frac{1}{3}"),
+    (dbs, appc.appendix_c, "grs2011", "appC.priors", (0,), "1/3"),
+    (dbs, thm63.theorem_6_3, "grs2009", "thm6.3.priors", (3,), "\\frac{1}{2}"),
+    (dbs, thm63.theorem_6_3, "grs2009", "thm6.3.references", (0,), "Figure 2"),  # a declared entry
+    (lvg, lvg.laplace_vs_geometric, "grs2009", "sec6.1.loss", (), "l_{abs}"),  # a declared entry
 ]
 
 

@@ -1,5 +1,5 @@
 """zlcn2013 Theorems 2 and 3 on mechanisms over databases (not count-oriented): Section 3.3's reduction through
-tau_0..tau_n, computed (proofs/countrange_lemma3.py decide_databases), holds for the paper's chain, and each false
+tau_0..tau_n, computed (proofs/countrange_databases.py decide_databases), holds for the paper's chain, and each false
 variant (a chain whose consecutive databases are not neighbours, wrong counts, equal consumers) is refuted."""
 
 from __future__ import annotations
@@ -8,8 +8,12 @@ from fractions import Fraction as F
 
 import z3
 
-from proofs import countrange as c
+from proofs import countrange_alpha as ca
+from proofs import countrange_chain as cch
+from proofs import countrange_databases as cdb
 from proofs import countrange_lemma3 as c3
+from proofs import countrange_optimum_consumers as coc
+from proofs import countrange_theorem3 as t3
 from proofs import countrange_vectors as cv
 from udpm.claims import Context, Status
 from udpm.instances import ALL_N, BOUNDED, Outcome
@@ -27,50 +31,50 @@ def far_apart(n, i, k):
     return z3.If(i % 2 == 0, k <= i, k > n - i)
 
 
-def in_region(rec, region=c3.DB_REGION, outcome=None):
+def in_region(rec, region=cdb.DB_REGION, outcome=None):
     return [d for d in rec.decisions if d.instance.region == region and (outcome is None or d.outcome is outcome)]
 
 
 def test_the_papers_chain_is_a_path_of_neighbours_for_every_n():
-    assert c3.chain_symbolic_failures(c3.paper_chain, 10)[0] == []
+    assert cch.chain_symbolic_failures(cch.paper_chain, 10)[0] == []
     for n in range(1, 6):
-        for uni in c3.UNIVERSES:
-            assert c3.chain_failure(n, uni) is None
-    assert c3.chain_databases(3, c3.BINARY) == [(0, 0, 0), (1, 0, 0), (1, 1, 0), (1, 1, 1)]
+        for uni in cch.UNIVERSES:
+            assert cch.chain_failure(n, uni) is None
+    assert cch.chain_databases(3, cch.BINARY) == [(0, 0, 0), (1, 0, 0), (1, 1, 0), (1, 1, 1)]
 
 
 def test_restriction_and_error_identity_hold():
     for n in range(1, 4):
-        for uni in c3.UNIVERSES:
-            assert c3.restriction_dp_failure(n, uni, c3.paper_chain, 10)[0] is None
-            assert c3.error_identity_failure(n, uni) is None
+        for uni in cch.UNIVERSES:
+            assert cch.restriction_dp_failure(n, uni, cch.paper_chain, 10)[0] is None
+            assert cch.error_identity_failure(n, uni) is None
 
 
 def test_a_chain_with_two_rows_changed_is_refuted_fact_by_fact():
-    fails, _ = c3.chain_symbolic_failures(two_rows, 10)
+    fails, _ = cch.chain_symbolic_failures(two_rows, 10)
     assert any(f.startswith("(a1)") for f in fails)
-    assert "has count 2, not 1" in c3.chain_failure(3, c3.BINARY, two_rows)
-    cex, _ = c3.restriction_dp_failure(3, c3.BINARY, two_rows, 10)
+    assert "has count 2, not 1" in cch.chain_failure(3, cch.BINARY, two_rows)
+    cex, _ = cch.restriction_dp_failure(3, cch.BINARY, two_rows, 10)
     assert cex and "is not DP on consecutive counts" in cex
-    assert "repeats a database" in c3.error_identity_failure(3, c3.BINARY, two_rows)  # tau_1 = tau_2 = 110
+    assert "repeats a database" in cch.error_identity_failure(3, cch.BINARY, two_rows)  # tau_1 = tau_2 = 110
 
     def wrong_count(n, i, k):  # tau_1 = 011: distinct databases, but count 2 at tau_1
         return z3.If(i == 1, z3.And(k >= 2, k <= 3), k <= i)
 
-    assert "not 0" in c3.error_identity_failure(3, c3.BINARY, wrong_count)
+    assert "not 0" in cch.error_identity_failure(3, cch.BINARY, wrong_count)
 
 
 def test_a_chain_of_non_neighbours_is_refuted():
-    assert "not neighbouring databases" in c3.chain_failure(3, c3.BINARY, far_apart)
-    cex, _ = c3.restriction_dp_failure(3, c3.TERNARY, far_apart, 10)
+    assert "not neighbouring databases" in cch.chain_failure(3, cch.BINARY, far_apart)
+    cex, _ = cch.restriction_dp_failure(3, cch.TERNARY, far_apart, 10)
     assert cex is not None
     # and the transfer (d) fails: a consumer put on non-neighbours is served better than by her count optimum
-    a = c3.internal(F(2))
+    a = ca.internal(F(2))
     phi = cv.lemma3_x(4, 1, 2, a)
-    consumer, _ = c3.unique_optimum_consumer(4, (1, 2), phi, a, 10)
-    cex, _ = c3.transfer_failure(4, c3.BINARY, far_apart, F(2), consumer, phi, 10)
+    consumer, _ = coc.unique_optimum_consumer(4, (1, 2), phi, a, 10)
+    cex, _ = cdb.transfer_failure(4, cch.BINARY, far_apart, F(2), consumer, phi, 10)
     assert cex and "not phi" in cex
-    assert c3.transfer_failure(4, c3.BINARY, c3.paper_chain, F(2), consumer, phi, 10)[0] is None
+    assert cdb.transfer_failure(4, cch.BINARY, cch.paper_chain, F(2), consumer, phi, 10)[0] is None
 
 
 def test_thm2_decides_both_parts():
@@ -84,25 +88,25 @@ def test_thm2_decides_both_parts():
     assert facts == {"a", "b", "c", "d", "conclusion"}
     assert [d.instance.n for d in db if d.instance.kind is ALL_N] == [None]
     assert {d.instance.n for d in db if dict(d.instance.params)["fact"] == "conclusion"} == {3, 4}
-    assert all(d.instance.region == c3.CO_REGION for d in rec.decisions if d not in db)
+    assert all(d.instance.region == cdb.CO_REGION for d in rec.decisions if d not in db)
 
 
 def test_thm2_with_a_two_row_chain_is_refuted_on_databases():
     rec = c3.thm2(CTX, n_max=3, chain=two_rows)
     assert rec.status is Status.REFUTED and "symbolic n" in rec.counterexample
-    assert not in_region(rec, c3.CO_REGION, Outcome.COUNTEREXAMPLE)
+    assert not in_region(rec, cdb.CO_REGION, Outcome.COUNTEREXAMPLE)
     assert {dict(d.instance.params)["fact"] for d in in_region(rec, outcome=Outcome.COUNTEREXAMPLE)} >= {"a", "b", "c"}
 
 
 def test_thm3_with_non_neighbours_is_refuted_on_databases():
-    rec = c.thm3(CTX, n_max=3, chain=far_apart)
+    rec = t3.thm3(CTX, n_max=3, chain=far_apart)
     assert rec.status is Status.REFUTED
     bad = in_region(rec, outcome=Outcome.COUNTEREXAMPLE)
-    assert bad and not in_region(rec, c3.CO_REGION, Outcome.COUNTEREXAMPLE)
+    assert bad and not in_region(rec, cdb.CO_REGION, Outcome.COUNTEREXAMPLE)
 
 
 def test_thm3_decides_joint_mechanisms_on_databases():
-    rec = c.thm3(CTX, n_max=4)
+    rec = t3.thm3(CTX, n_max=4)
     assert rec.status is Status.ERRATUM and not rec.counterexample  # the declared extraction damage, as before
     assert rec.result().coverage.undecided == []
     db = in_region(rec)

@@ -15,9 +15,9 @@ HALF = F(1, 2)
 
 @false_variant("grs2009.ex2.2", "constant", "the face-value loss is alpha/(1+alpha) (not 2 alpha/(1+alpha))")
 def _ex22_face(ctx: Context) -> Findings:
-    from proofs import symbolic as sy
+    from proofs import post_processing_example as ppe
 
-    return sy.post_processing_grs2009(ctx, face=lambda al, n: al / (1 + al))
+    return ppe.post_processing_grs2009(ctx, face=lambda al, n: al / (1 + al))
 
 
 @false_variant("grs2009.thm3.1", "hypothesis", "the geometric mechanism is optimal for every nonnegative loss")
@@ -125,9 +125,9 @@ def _fn3_zero_loss(ctx: Context) -> Findings:
 
 @false_variant("grs2009.sec6.1", "exponent", "the Laplace mechanism's loss is sqrt(alpha) (not sqrt(alpha)/2)")
 def _sec61_laplace(ctx: Context) -> Findings:
-    from proofs import symbolic as sy
+    from proofs import laplace_vs_geometric as lvg
 
-    return sy.laplace_vs_geometric(ctx, laplace_loss=lambda al: sp.sqrt(al))
+    return lvg.laplace_vs_geometric(ctx, laplace_loss=lambda al: sp.sqrt(al))
 
 
 @false_variant("grs2009.thm6.1", "object", "every deterministic remap of x^G (not only permutations) is optimal")
@@ -146,9 +146,9 @@ def _prop62_stricter(ctx: Context) -> Findings:
 
 @false_variant("grs2009.thm6.3", "boundary", "the printed mechanisms are the unique optima for eps = 1/5 (not small)")
 def _thm63_big_eps(ctx: Context) -> Findings:
-    from proofs import databases as db
+    from proofs import databases_theorem6_3 as thm63
 
-    return db.theorem_6_3(ctx, eps=F(1, 5))
+    return thm63.theorem_6_3(ctx, eps=F(1, 5))
 
 
 # ---------------------------------------------------------------- printed assertions (proofs/grs2009_assertions.py)
@@ -232,9 +232,9 @@ def _sec5wd_alpha_one(ctx: Context) -> Findings:
 
 @false_variant("grs2009.ex2.2.corrected", "constant", "alpha in [0, 1): the face-value loss is alpha/(1+alpha)")
 def _ex22_corrected_face(ctx: Context) -> Findings:
-    from proofs import symbolic as sy
+    from proofs import post_processing_example as ppe
 
-    found = sy.post_processing_grs2009(ctx, face=lambda al, n: al / (1 + al))
+    found = ppe.post_processing_grs2009(ctx, face=lambda al, n: al / (1 + al))
     return restrict("grs2009.ex2.2.corrected", found)
 
 
@@ -247,9 +247,9 @@ def _thm31_corrected_nonnegative(ctx: Context) -> Findings:
 
 @false_variant("grs2009.sec6.1.corrected", "exponent", "alpha in (0, 1): the Laplace mechanism's loss is sqrt(alpha)")
 def _sec61_corrected_laplace(ctx: Context) -> Findings:
-    from proofs import symbolic as sy
+    from proofs import laplace_vs_geometric as lvg
 
-    found = sy.laplace_vs_geometric(ctx, laplace_loss=lambda al: sp.sqrt(al))
+    found = lvg.laplace_vs_geometric(ctx, laplace_loss=lambda al: sp.sqrt(al))
     return restrict("grs2009.sec6.1.corrected", found)
 
 

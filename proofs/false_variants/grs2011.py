@@ -47,16 +47,16 @@ def _ex22_corrected_exponent(ctx: Context) -> Findings:
 
 @false_variant("grs2011.ex2.3", "exponent", "the remapped loss is alpha^((n-1)/2)/(1+alpha) (exponent (n-1)/2)")
 def _ex23_exponent(ctx: Context) -> Findings:
-    from proofs import symbolic as sy
+    from proofs import post_processing_example as ppe
 
-    return sy.post_processing_grs2011(ctx, remapped=lambda al, n: al ** ((n - 1) / 2) / (1 + al))
+    return ppe.post_processing_grs2011(ctx, remapped=lambda al, n: al ** ((n - 1) / 2) / (1 + al))
 
 
 @false_variant("grs2011.ex2.3.corrected", "exponent", "alpha in [0, 1): remapped loss alpha^((n-1)/2)/(1+alpha)")
 def _ex23_corrected_exponent(ctx: Context) -> Findings:
-    from proofs import symbolic as sy
+    from proofs import post_processing_example as ppe
 
-    found = sy.post_processing_grs2011(ctx, remapped=lambda al, n: al ** ((n - 1) / 2) / (1 + al))
+    found = ppe.post_processing_grs2011(ctx, remapped=lambda al, n: al ** ((n - 1) / 2) / (1 + al))
     return restrict("grs2011.ex2.3.corrected", found)
 
 
@@ -226,9 +226,9 @@ def _prop61_stricter(ctx: Context) -> Findings:
 
 @false_variant("grs2011.appC", "boundary", "Figure 6 is the unique optimum for epsilon = 1/5 (not small)")
 def _appc_big_eps(ctx: Context) -> Findings:
-    from proofs import databases as db
+    from proofs import databases_appendix_c as appc
 
-    return db.appendix_c(ctx, eps=F(1, 5))
+    return appc.appendix_c(ctx, eps=F(1, 5))
 
 
 @false_variant("grs2011.exA.1", "direction", "the Laplace mechanism's loss 1/4 is not above the geometric's")
@@ -240,23 +240,23 @@ def _exa1_laplace_not_worse(ctx: Context) -> Findings:
 
 @false_variant("grs2011.thmA.2", "exponent", "the Laplace mechanism is F-approximate, F = (1+alpha)/(2 alpha^(1/4))")
 def _thma2_factor(ctx: Context) -> Findings:
-    from proofs import symbolic as sy
+    from proofs import rounded_laplace as rl
 
-    return sy.rounded_laplace(ctx, factor=lambda al: (1 + al) / (2 * al ** sp.Rational(1, 4)))
+    return rl.rounded_laplace(ctx, factor=lambda al: (1 + al) / (2 * al ** sp.Rational(1, 4)))
 
 
 @false_variant("grs2011.thmA.2", "constant", "the proof's pmf ratio Pr[Delta'=i]/Pr[Delta=i] is (1+alpha)/(2 alpha)")
 def _thma2_ratio(ctx: Context) -> Findings:
-    from proofs import symbolic as sy
+    from proofs import rounded_laplace as rl
 
-    return sy.rounded_laplace(ctx, ratio=lambda al: (1 + al) / (2 * al))
+    return rl.rounded_laplace(ctx, ratio=lambda al: (1 + al) / (2 * al))
 
 
 @false_variant("grs2011.thmA.2.corrected", "exponent", "alpha in (0, 1): F = (1+alpha)/(2 alpha^(1/4)) suffices")
 def _thma2_corrected_factor(ctx: Context) -> Findings:
-    from proofs import symbolic as sy
+    from proofs import rounded_laplace as rl
 
-    found = sy.rounded_laplace(ctx, factor=lambda al: (1 + al) / (2 * al ** sp.Rational(1, 4)))
+    found = rl.rounded_laplace(ctx, factor=lambda al: (1 + al) / (2 * al ** sp.Rational(1, 4)))
     return restrict("grs2011.thmA.2.corrected", found)
 
 

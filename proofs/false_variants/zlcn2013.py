@@ -78,16 +78,16 @@ def _yhat_uniform(ctx: Context) -> Findings:
 
 @false_variant("zlcn2013.lemma1", "direction", "Lemma 1 with the transformation (p_j, q_j, t_j) flipped")
 def _lemma1_flip(ctx: Context) -> Findings:
-    from proofs import countrange as c
+    from proofs import countrange_lemma1 as c1
 
-    return c.lemma1(ctx, flip=True)
+    return c1.lemma1(ctx, flip=True)
 
 
 @false_variant("zlcn2013.lemma1.corrected", "direction", "non-zero columns: the transformation (p_j, q_j, t_j) flipped")
 def _lemma1_corrected_flip(ctx: Context) -> Findings:
-    from proofs import countrange as c
+    from proofs import countrange_lemma1 as c1
 
-    return restrict("zlcn2013.lemma1.corrected", c.lemma1(ctx, flip=True))
+    return restrict("zlcn2013.lemma1.corrected", c1.lemma1(ctx, flip=True))
 
 
 @false_variant("zlcn2013.lemma2", "object", "both consumers want x-hat (y = x-hat): no DP joint mechanism")
@@ -140,9 +140,9 @@ def _thm2_each_equal(ctx: Context) -> Findings:
 
 @false_variant("zlcn2013.thm3", "quantifier", "no DP joint mechanism on the counts 0, 1 alone")
 def _thm3_two_counts(ctx: Context) -> Findings:
-    from proofs import countrange as c
+    from proofs import countrange_theorem3 as t3
 
-    return c.thm3(ctx, rows=(0, 1), n_max=3)
+    return t3.thm3(ctx, rows=(0, 1), n_max=3)
 
 
 # ---------------------------------------------------------------- Section 4
