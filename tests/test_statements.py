@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from udpm.assertions import load_inventory
@@ -64,3 +66,35 @@ def test_every_printed_claim_is_in_the_inventory(paper):
     named = {a.claim for a in load_inventory()}
     printed = [c.id for c in CLAIMS if c.paper == paper and not c.restates]
     assert not [cid for cid in printed if cid not in named]
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("[[claim]]\nid = 'grs2011.x'\n", "'where' must be a non-empty string"),
+        ("[[claim]]\nid = 'gs2010.x'\n", "a claim's id must start with 'grs2011.'"),
+        ("not toml at all [", "cannot be read"),
+        ("[other]\nx = 1\n", "only [[claim]] tables are allowed"),
+        ("[[claim]]\nid='grs2011.x'\nwhere='W'\nsummary='S'\nquote='Q'\n[claim.alpha]\nrange='[0, 2]'\n",
+         "not inside [0, 1]"),
+    ],
+)
+def test_a_malformed_statement_file_is_one_clear_error(tmp_path, text, message):
+    from udpm.errors import CatalogError
+    from udpm.statements import load_statements
+
+    for paper in PAPERS:
+        (tmp_path / f"{paper}.toml").write_text(text if paper == "grs2011" else "")
+    with pytest.raises(CatalogError, match=re.escape(message)):
+        load_statements(tmp_path)
+
+
+def test_a_not_checkable_assertion_needs_its_reason(tmp_path):
+    from udpm.assertions import load_inventory
+    from udpm.errors import CatalogError
+
+    bad = "[[assertion]]\nwhere = 'W'\nkind = 'remark'\nquote = 'Q'\ndisposition = 'not checkable'\n"
+    for paper in PAPERS:
+        (tmp_path / f"{paper}.toml").write_text(bad if paper == "gs2010" else "")
+    with pytest.raises(CatalogError, match="needs its reason"):
+        load_inventory(tmp_path)

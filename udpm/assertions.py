@@ -18,14 +18,13 @@ against its paper file (:func:`udpm.statements.quote_found`) and every claim id 
 
 from __future__ import annotations
 
-import tomllib
 from collections import Counter
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 from .errors import CatalogError
-from .statements import PAPERS
+from .statements import PAPERS, paper_tables
 
 __all__ = ["DISPOSITIONS", "INVENTORY", "KINDS", "Assertion", "counts", "load_inventory"]
 
@@ -88,13 +87,7 @@ def load_inventory(folder: Path = INVENTORY) -> tuple[Assertion, ...]:
     out: list[Assertion] = []
     for paper in PAPERS:
         path = folder / f"{paper}.toml"
-        try:
-            doc = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-            raise CatalogError(f"{path}: cannot read the assertion inventory: {exc}") from None
-        if set(doc) - {"assertion"}:
-            raise CatalogError(f"{path}: only [[assertion]] tables are allowed")
-        out.extend(_assertion(e, paper, path.name, k) for k, e in enumerate(doc.get("assertion", []), 1))
+        out.extend(_assertion(e, paper, path.name, k) for k, e in enumerate(paper_tables(path, "assertion"), 1))
     return tuple(out)
 
 

@@ -309,19 +309,28 @@ def _claim(entry: dict, paper: str, source: str) -> Statement:
     )
 
 
+def paper_tables(path: Path, key: str) -> list[dict]:
+    """The ``[[key]]`` tables of one paper's TOML file, in file order; a file that cannot be read, or holds anything
+    else, is a :class:`~udpm.errors.CatalogError` naming it."""
+    try:
+        doc = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise CatalogError(f"{path}: cannot be read: {exc}") from None
+    if set(doc) - {key}:
+        raise CatalogError(f"{path}: only [[{key}]] tables are allowed, found {sorted(set(doc) - {key})}")
+    tables = doc.get(key, [])
+    if not isinstance(tables, list):
+        raise CatalogError(f"{path}: {key!r} must be an array of tables ([[{key}]])")
+    return tables
+
+
 @cache
 def load_statements(folder: Path = STATEMENTS) -> tuple[Statement, ...]:
     """Every claim of the four papers, in catalog order (paper by paper, file order within a paper)."""
     out: list[Statement] = []
     for paper in PAPERS:
         path = folder / f"{paper}.toml"
-        try:
-            doc = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-            raise CatalogError(f"{path}: cannot read the statements: {exc}") from None
-        if set(doc) - {"claim"}:
-            raise CatalogError(f"{path}: only [[claim]] tables are allowed, found {sorted(set(doc) - {'claim'})}")
-        out.extend(_claim(e, paper, path.name) for e in doc.get("claim", []))
+        out.extend(_claim(e, paper, path.name) for e in paper_tables(path, "claim"))
     ids = [s.id for s in out]
     dup = sorted({i for i in ids if ids.count(i) > 1})
     if dup:
