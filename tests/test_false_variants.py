@@ -24,3 +24,14 @@ def test_every_implemented_claim_has_a_false_variant():
 def test_the_real_check_refutes_the_variant(variant):
     row = verdict_of(variant, CTX)
     assert row["refuted"], f"{variant.name} survived: {row['status']} {row['by']}"
+
+
+def test_the_sensitivity_table_lists_every_variant_refuted():
+    """paper_tables/sensitivity.json (python -m udpm.variants) is the table of the variants registered now."""
+    import json
+
+    from udpm.variants import SENSITIVITY
+
+    rows = json.loads(SENSITIVITY.read_text(encoding="utf-8"))["variants"]
+    assert [(r["claim"], r["variant"]) for r in rows] == [(v.claim, v.statement) for v in VARIANTS]
+    assert all(r["refuted"] for r in rows)

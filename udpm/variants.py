@@ -126,4 +126,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # Run as the imported module: the checks register their variants in udpm.variants, not in __main__.
+    from udpm.variants import main as run_main
+
+    sys.exit(run_main())
