@@ -26,7 +26,16 @@ from pathlib import Path
 from .errors import CatalogError
 from .statements import PAPERS, paper_tables
 
-__all__ = ["DISPOSITIONS", "INVENTORY", "KINDS", "Assertion", "counts", "load_inventory"]
+#: The inventory's counts per paper, each with its header in the README and the report.
+COLUMNS = {
+    "assertions": "assertions",
+    "checked": "checked by a claim",
+    "refuted": "in a refuted claim or erratum",
+    "definition": "definitions",
+    "not checkable": "not checkable",
+}
+
+__all__ = ["COLUMNS", "DISPOSITIONS", "INVENTORY", "KINDS", "Assertion", "counts", "load_inventory"]
 
 INVENTORY = Path(__file__).resolve().parent.parent / "paper_tables" / "assertions"
 DISPOSITIONS = ("claim", "definition", "not checkable")

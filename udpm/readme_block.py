@@ -106,16 +106,16 @@ def refuted_only_at_an_end(claim: Mapping) -> str:
 def inventory_lines(doc: Mapping) -> list[str]:
     """Per paper, the assertions of the inventory (paper_tables/assertions/): how many, how many a claim checks,
     how many of those its claim refutes or finds an erratum in, and how many are definitions or not checkable."""
-    from .assertions import counts, load_inventory
+    from .assertions import COLUMNS, counts, load_inventory
 
     statuses = {c["id"]: c["status"] for c in doc["claims"]}
     table = counts(load_inventory(), statuses)
-    cols = ("assertions", "checked", "refuted", "definition", "not checkable")
+    cols = tuple(COLUMNS)
     lines = [
         "Every assertion of the four papers, quoted verbatim in `paper_tables/assertions/` "
         "(theorems, footnotes, remarks, captions, displayed proof steps), and what became of it:",
         "",
-        "| paper | " + " | ".join(cols) + " |",
+        "| paper | " + " | ".join(COLUMNS.values()) + " |",
         "|---|" + "---:|" * len(cols),
     ]
     for paper, row in table.items():

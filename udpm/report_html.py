@@ -212,14 +212,14 @@ def summary_html(doc: Mapping) -> str:
 
 def inventory_html(doc: Mapping) -> str:
     """Per paper: the inventoried assertions, how many a claim checks, refutes, and how many are not checkable."""
-    from .assertions import counts, load_inventory
+    from .assertions import COLUMNS, counts, load_inventory
 
     statuses = {c["id"]: c["status"] for c in doc["claims"]}
     table = counts(load_inventory(), statuses)
-    cols = ("assertions", "checked", "refuted", "definition", "not checkable")
+    cols = tuple(COLUMNS)
     rows = [[esc(p), *(str(r[c]) for c in cols)] for p, r in table.items()]
     rows.append(('class="total"', ["total", *(str(sum(r[c] for r in table.values())) for c in cols)]))
-    return _table(["paper", *cols], rows, id="inventory-table", num=range(1, len(cols) + 1))
+    return _table(["paper", *COLUMNS.values()], rows, id="inventory-table", num=range(1, len(cols) + 1))
 
 
 def sensitivity_html(rows: list[Mapping]) -> str:
