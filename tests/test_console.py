@@ -28,3 +28,28 @@ def test_brackets_and_markup_in_a_record_print_verbatim(capsys):
     out = capsys.readouterr().out.replace("\n", " ")
     for text in ("m[i][j]", "m[n-i][n-j])", "[bold]x[/bold]", "a\\b", "Theorem 7 [sketch]", "[1/2]"):
         assert text in out or text.replace(" ", "") in out.replace(" ", ""), text
+
+
+def test_every_run_ends_in_one_verdict_line(capsys):
+    rp = reproduce_module()
+
+    def outcome(cid: str, status: Status, problems: list[str]) -> Outcome:
+        return Outcome(Statement(cid, "w", "s"), Result(status, Evidence.BOUNDED), 0.1, str(status), problems)
+
+    ok = [outcome("grs2011.a", Status.VERIFIED, []), outcome("grs2011.b", Status.REFUTED, [])]
+    assert rp.exit_status(ok) == rp.EXIT_OK
+    out = capsys.readouterr().out.strip().splitlines()
+    assert out[-1] == "2 claims: all as expected (1 verified, 1 refuted); 0 regressions"
+    assert "FAILED" not in "".join(out)
+
+    undecided = [*ok, outcome("grs2011.c", Status.INCONCLUSIVE, ["grs2011.c: status inconclusive"])]
+    assert rp.exit_status(undecided) == rp.EXIT_INCONCLUSIVE
+    out = capsys.readouterr().out
+    assert "FAILED" not in out and "not decided: 1 claim(s)" in out
+    assert out.strip().splitlines()[-1].startswith("3 claims: 0 regression(s), 1 not decided")
+
+    regressed = [*ok, outcome("grs2011.d", Status.TESTED, ["grs2011.d: status tested != expected verified"])]
+    assert rp.exit_status(regressed) == rp.EXIT_REGRESSION
+    out = capsys.readouterr().out
+    assert "FAILED: 1 claim(s)" in out and "  grs2011.d: status tested != expected verified" in out
+    assert out.strip().splitlines()[-1].startswith("3 claims: 1 regression(s), 0 not decided")
