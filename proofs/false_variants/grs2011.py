@@ -8,8 +8,24 @@ from fractions import Fraction as F
 import sympy as sp
 import z3
 
+from proofs.grs2011_assertions import (
+    appendix_a_limits,
+    appendix_b_only_monotonicity_dropped,
+    composition_level,
+    example_losses_legal,
+    geometric_outputs_wrong,
+    lemma_5_6_chain,
+    lemma_5_8_binding,
+    lemma_5_9_first_row,
+    oblivious_adjacent,
+    theorem_a2_factor,
+    trivial_privacy,
+)
 from udpm.claims import Context, Findings, restrict
+from udpm.mechanisms import truncated_geometric
+from udpm.remaps import compose, deterministic_remap
 from udpm.tables import PrintedItem, printed
+from udpm.users import BayesianUser, Loss
 from udpm.variants import false_variant
 
 HALF = F(1, 2)
@@ -306,3 +322,64 @@ def _cor34_corrected_every_remap(ctx: Context) -> Findings:
     from proofs import characterization as c
 
     return restrict("grs2011.cor3.4.corrected", c.permutations_of_t(ctx, claimed=lambda d: True))
+
+
+# ---------------------------------------------------------------- the assertion claims (proofs/grs2011_assertions.py)
+
+
+@false_variant("grs2011.sec1.trivial", "hypothesis", "a data-dependent mechanism (T, alpha = 1/2) is DP at every level")
+def _trivial_dependent(ctx: Context) -> Findings:
+    return trivial_privacy(ctx, mechanism=lambda n: truncated_geometric(n, HALF))
+
+
+@false_variant("grs2011.sec2.1.oblivious", "constant", "neighbouring databases realize the results at distance 2")
+def _oblivious_step(ctx: Context) -> Findings:
+    return oblivious_adjacent(ctx, step=2)
+
+
+@false_variant("grs2011.ex2.2.wrong", "constant", "the mass outside N exceeds alpha/(1+alpha) for alpha in (0, 1)")
+def _wrong_bound(ctx: Context) -> Findings:
+    return geometric_outputs_wrong(ctx, lower=lambda n, i, a: a / (1 + a), alphas=(F(1, 3), F(1, 2), F(9, 10)))
+
+
+@false_variant("grs2011.sec2.2.legal", "direction", "the negated mean error -|j - i| is legal")
+def _legal_negated(ctx: Context) -> Findings:
+    return example_losses_legal(ctx, losses=lambda n: {"-|j - i|": [[-abs(j - i) for j in range(n + 1)]
+                                                                    for i in range(n + 1)]})
+
+
+@false_variant("grs2011.sec3.composition", "exponent", "a answers degrade alpha-DP to alpha^(a+1)")
+def _composition_exponent(ctx: Context) -> Findings:
+    return composition_level(ctx, level=lambda a, k: a ** (k + 1))
+
+
+@false_variant("grs2011.lemma5.6.chain", "direction", "alpha a - alpha^2 a < 0 on a row with a = 0")
+def _chain_negative(ctx: Context) -> Findings:
+    return lemma_5_6_chain(ctx, first_link=lambda a, m: a * m - a * a * m < 0)
+
+
+@false_variant("grs2011.lemma5.8.binding", "object", "binding constraints match arrows at T·(0, 0, 2), a zero column")
+def _binding_other(ctx: Context) -> Findings:
+    return lemma_5_8_binding(ctx, x=compose(truncated_geometric(2, HALF), deterministic_remap([0, 0, 2], 3)))
+
+
+@false_variant("grs2011.lemma5.9.first-row", "object", "r_1 is the first row for prior (7/10, 1/20, 1/4), loss |j - i|")
+def _first_row_other(ctx: Context) -> Findings:
+    user = BayesianUser.of([F(7, 10), F(1, 20), F(1, 4)],
+                           Loss.from_matrix([[abs(j - i) for j in range(3)] for i in range(3)]))
+    return lemma_5_9_first_row(ctx, user=user)
+
+
+@false_variant("grs2011.thmA.2.factor", "constant", "factor 1 in place of (1+alpha)/(2 sqrt alpha), loss |j - i|")
+def _factor_one(ctx: Context) -> Findings:
+    return theorem_a2_factor(ctx, shift=0, factor=1)
+
+
+@false_variant("grs2011.appA.limits", "constant", "the factor approaches 2 as alpha approaches 1")
+def _limits_two(ctx: Context) -> Findings:
+    return appendix_a_limits(ctx, at_one=2)
+
+
+@false_variant("grs2011.appB.symmetric", "object", "the loss with rows (0 1 1 0), (1 0 0 1), ... is symmetric")
+def _symmetric_other(ctx: Context) -> Findings:
+    return appendix_b_only_monotonicity_dropped(ctx, loss=[[0, 1, 1, 0], [1, 0, 0, 1], [1, 1, 0, 0], [0, 1, 1, 0]])

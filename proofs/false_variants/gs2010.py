@@ -6,6 +6,18 @@ from fractions import Fraction as F
 
 import sympy as sp
 
+from proofs.gs2010_assertions import (
+    convex_hull,
+    inverse_of_g,
+    lemma3_case2,
+    neither_implies_the_other,
+    optimal_not_derivable,
+    positive_entries,
+    postprocessing_preserves_privacy,
+    printed_algebra,
+    theorem1_algebra,
+    variable_counts,
+)
 from udpm.claims import Context, Findings, restrict
 from udpm.variants import false_variant
 
@@ -192,3 +204,62 @@ def _appb_derivable(ctx: Context) -> Findings:
 
     return ex.appendix_b(ctx, m=truncated_geometric(3, F(1, 2)))
 
+
+# ---------------------------------------------------------------- the assertion claims (proofs/gs2010_assertions.py)
+
+
+@false_variant("gs2010.sec2.variables", "constant", "the programs have (n+1)^2 + 1 variables T[r, r'] (one too many)")
+def _variables_plus_one(ctx: Context) -> Findings:
+    return variable_counts(ctx, count=lambda n: (n + 1) ** 2 + 1)
+
+
+@false_variant("gs2010.sec2.5.postprocessing", "constant", "x = y T is ((1+alpha)/2)-DP (stricter than alpha)")
+def _postprocessing_stricter(ctx: Context) -> Findings:
+    return postprocessing_preserves_privacy(ctx, level=lambda a: (1 + a) / 2, sizes=(1, 2))
+
+
+@false_variant("gs2010.sec3.neither", "object", "neither alpha-DP nor x2 >= alpha x1 implies the other, at alpha = 1/2")
+def _neither_dp_consequence(ctx: Context) -> Findings:
+    return neither_implies_the_other(ctx, condition=lambda x1, x2, x3, a: x2 - a * x1, alphas=(F(1, 2),))
+
+
+@false_variant("gs2010.sec3.convex-hull", "boundary", "the convex hull, inside the range only: n = 2, alpha = 1/2")
+def _convex_hull_inside(ctx: Context) -> Findings:
+    return convex_hull(ctx, sizes=(2,), alphas=(F(1, 2),))
+
+
+@false_variant("gs2010.lemma3.case2", "constant", "case 2: 1 + a^2 - 2ab >= 1 - a^2 (not (1 - a)^2), read weakly")
+def _case2_wrong_bound(ctx: Context) -> Findings:
+    return lemma3_case2(ctx, chain=lambda a, b: (1 + a * a - 2 * a * b, 1 - a * a, 0), strict=False)
+
+
+#: A second optimal, non-derivable mechanism: loss |i - r|, S = {0, 2}, n = 3, alpha = 1/2 (three-term at rows 0-2,
+#: column 0 is -3/16).
+OPT_M_02 = [[F(3, 4), F(0), F(1, 4), F(0)], [F(1, 2), F(0), F(1, 2), F(0)],
+            [F(1, 4), F(0), F(3, 4), F(0)], [F(1, 2), F(0), F(1, 2), F(0)]]
+
+
+@false_variant("gs2010.sec4.2.optimal-derivable", "object",
+               "every optimal mechanism of the consumer |i - r|, S = {0, 2} derives from G_{3,1/2}")
+def _optimal_other_consumer(ctx: Context) -> Findings:
+    return optimal_not_derivable(ctx, m=OPT_M_02, side_information=(0, 2))
+
+
+@false_variant("gs2010.thm1.algebra", "constant", "(4) with a + alpha in place of a")
+def _equation4_shifted(ctx: Context) -> Findings:
+    def changed(a: sp.Expr) -> dict:
+        p = printed_algebra(a)
+        p["a"] = p["a"] + a
+        return p
+
+    return theorem1_algebra(ctx, printed=changed)
+
+
+@false_variant("gs2010.sec2.positive", "object", "the program for S = {3}, n = 3, alpha = 1/3 has a positive optimum")
+def _positive_other_consumer(ctx: Context) -> Findings:
+    return positive_entries(ctx, cases=(("Section 2.5, mechanism", 3, F(1, 3), (3,)),))
+
+
+@false_variant("gs2010.sec3.inverse", "boundary", "G_{4,1}^-1 exists (n = 4 at the printed end alpha = 1)")
+def _inverse_at_one(ctx: Context) -> Findings:
+    return inverse_of_g(ctx, sizes=(4,), alphas=(F(1),))
