@@ -16,6 +16,7 @@ from proofs.degenerate_geometric import definition4
 from udpm import linalg
 from udpm.certify import is_vertex, solve
 from udpm.claims import Context, Findings, checks
+from udpm.exact_signs import sign_of, split_coefficient
 from udpm.instances import ALL_N, BOUNDED, SAMPLED, TABLE
 from udpm.mechanisms import truncated_geometric
 from udpm.privacy import dp_violations
@@ -295,7 +296,7 @@ def theorem_a2_factor(ctx: Context, shift: int = -1, alpha: Fraction = HALF, fac
     rec.value(laplace=str(sp.nsimplify(lap)), truncated=str(best_t), factor=str(sp.nsimplify(c)))
     with rec.deciding(n=1, alpha=alpha, kind=BOUNDED, method="exact sympy comparison over every deterministic remap",
                       covers=f"the user: uniform prior, legal loss |j - i| + ({shift})") as d:
-        if not bool(sp.simplify(lap - c * best_t) <= 0):
+        if sign_of(split_coefficient(lap - c * best_t)) > 0:  # certified interval bounds, exact at 0
             d.counterexample(
                 f"n=1, alpha={alpha}, uniform prior, strictly legal loss l(i,j) = |j - i| + ({shift}): the rounded "
                 f"Laplace remap loses {sp.nsimplify(lap)} ~ {sp.N(lap, 6)}, the optimal remap of T loses {best_t}; "
