@@ -32,6 +32,9 @@ def load(path: Path) -> dict:
         raise RecordsError(f"{path}: not a readable results document ({exc})") from None
     if not isinstance(doc, dict) or not isinstance(doc.get("claims"), list):
         raise RecordsError(f"{path}: not a results document (no 'claims' list)")
+    for i, rec in enumerate(doc["claims"]):
+        if not isinstance(rec, dict) or not isinstance(rec.get("id"), str):
+            raise RecordsError(f"{path}: claim record {i} is not an object with a string 'id'")
     return doc
 
 
