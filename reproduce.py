@@ -34,7 +34,7 @@ from udpm.annotations import emit as emit_annotations
 from udpm.cache import Cache, default_dir, in_ci
 from udpm.certificates import export_certificates
 from udpm.claims import Context, Status, catalog, dependency_order, load_checkers, select
-from udpm.console import print_summary
+from udpm.console import print_digest, print_summary
 from udpm.errors import HarnessError
 from udpm.junit import write_junit
 from udpm.report import PAPERS, Outcome, document, errata_markdown, schema_problems, summary
@@ -224,12 +224,13 @@ def run(args: argparse.Namespace) -> int:
 
 
 def exit_status(outcomes: list[Outcome]) -> int:
-    """1 for any regression; else 3 when some claim is inconclusive; else 0.  Names what fails, each in one line,
-    and ends every run with one verdict line."""
+    """1 for any regression; else 3 when some claim is inconclusive; else 0.  Prints the digest of the findings,
+    then names what fails, each in one line, and ends every run with one verdict line."""
     failing = [o for o in outcomes if o.problems]
     # An inconclusive claim differs from its golden record by nature; it is not a regression.
     regressions = [o for o in failing if o.result.status is not Status.INCONCLUSIVE]
     undecided = [o for o in failing if o.result.status is Status.INCONCLUSIVE]
+    print_digest(outcomes)  # the findings, on the screen a terminal shows when the run is over
     if regressions:
         print(f"\nFAILED: {len(regressions)} claim(s) differ from paper_tables/expected.json:")
         for o in regressions:

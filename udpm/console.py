@@ -1,63 +1,226 @@
-"""What a terminal shows after a run: the tables of every claim, then the digest of the findings.
+"""What a terminal shows after a run: the long tables of every claim, then the digest of the findings.
 
-Every value taken from a claim record is printed verbatim (rich ``Text``, never markup), so the console and
-the results document agree character for character.
+The order is chosen for the screen a terminal (or the end of a CI log) shows when the run is over: the tables
+scroll past first; the digest (what was refuted and why, what only fails at an end of a printed range, the
+errata by claim and class) comes last, just before the regressions and the verdict line.
+
+Everything is rendered from the claim records of the results document (:func:`udpm.report.document`), the
+same text ``--json`` writes, and every value is printed verbatim (rich ``Text``, never markup; long words are
+folded, never cut).  A line of the digest that would not fit on one line of the terminal ends in ``…``: what
+it shows is then a prefix of the record's value, never another text.
 """
 
 from __future__ import annotations
 
+import json
 import os
+from collections import Counter
+from collections.abc import Mapping, Sequence
 
 from udpm.evidence import Status
-from udpm.report import Outcome, summary
+from udpm.report import Outcome, document
+
+#: The console width: fixed, so that a CI log and a terminal show the same lines.
+WIDTH = 120
+#: Where every erratum is listed in full.
+ERRATA_FILE = "paper_tables/ERRATA.md"
+ELLIPSIS = "…"
 
 
-def print_summary(outcomes: list[Outcome], seconds: float) -> None:
-    """The status table, the table of every claim, the partial claims and the errata."""
+def console(file: object | None = None, *, record: bool = False) -> object:
+    """A rich console of :data:`WIDTH` columns on stdout (or ``file``); no colour under NO_COLOR."""
     from rich.console import Console
+
+    return Console(width=WIDTH, file=file, record=record, color_system=None if os.environ.get("NO_COLOR") else "auto")
+
+
+def run_document(outcomes: Sequence[Outcome]) -> dict:
+    """The claim records and seconds exactly as ``--json`` writes them (the same function, read back)."""
+    return json.loads(document(outcomes, {}))
+
+
+# --- the long tables ----------------------------------------------------------------------------------------------
+
+
+def print_summary(outcomes: Sequence[Outcome], seconds: float) -> None:
+    """The status table, the table of every claim, the partial claims and the errata by claim and class."""
+    print_tables(run_document(outcomes), seconds)
+
+
+def print_tables(doc: Mapping, seconds: float, out: object | None = None) -> None:
+    """:func:`print_summary` on a results document (``out``: a rich console; default stdout)."""
     from rich.table import Table
     from rich.text import Text  # every value from a record is printed verbatim, never read as markup
 
-    console = Console(width=120, color_system=None if os.environ.get("NO_COLOR") else "auto")
-    s = summary(outcomes)
-    statuses = [str(st) for st in Status if any(str(o.result.status) == str(st) for o in outcomes)]
-    table = Table(title=f"{s['claims']} claims by status ({seconds:.1f} s)")
+    out = out or console()
+    claims = doc["claims"]
+    by_status = Counter(c["status"] for c in claims)
+    statuses = [str(st) for st in Status if by_status[str(st)]]
+    per_paper: dict[str, Counter] = {}
+    for c in claims:
+        per_paper.setdefault(c["paper"], Counter())[c["status"]] += 1
+    table = Table(title=f"{len(claims)} claims by status ({seconds:.1f} s)")
     table.add_column("paper")
     for st in statuses:
         table.add_column(st, justify="right")
-    for paper, counts in s["by_paper"].items():
-        table.add_row(paper, *[str(counts.get(st, "")) for st in statuses])
-    table.add_row("total", *[str(s["by_status"].get(st, "")) for st in statuses], style="bold")
-    console.print(table)
+    for paper, counts in per_paper.items():
+        table.add_row(paper, *[str(counts[st] or "") for st in statuses])
+    table.add_row("total", *[str(by_status[st]) for st in statuses], style="bold")
+    out.print(table)
 
+    times = doc.get("seconds", {})
     detail = Table(title="claims")
-    for col in ("id", "status", "evidence", "scope", "seconds"):
-        detail.add_column(col)
-    for o in outcomes:
-        status = str(o.result.status) + (f" (capped by {o.result.capped_by})" if o.result.capped_by else "")
-        cells = (o.claim.id, status, str(o.result.evidence), o.result.scope_text, f"{o.seconds:.2f}")
+    for col in ("id", "status", "capped by", "evidence", "scope", "seconds"):
+        detail.add_column(col, overflow="fold")
+    for c in claims:
+        cells = (
+            c["id"],
+            c["status"],
+            c["capped_by"] or "",
+            c["evidence"],
+            c["scope"],
+            seconds_text(times.get(c["id"])),
+        )
         detail.add_row(*map(Text, cells))
-    console.print(detail)
+    out.print(detail)
 
-    partial = [o for o in outcomes if o.result.status is Status.PARTIAL]
+    partial = [c for c in claims if c["status"] == str(Status.PARTIAL)]
     if partial:
         pt = Table(title="decided on part of the printed class only (never a pass for the statement as printed)")
-        pt.add_column("claim")
-        pt.add_column("left undecided")
-        for o in partial:
-            undecided = o.result.coverage.undecided if o.result.coverage else []
-            why = "; ".join(undecided) or f"rests on {o.result.capped_by}, decided on part of its printed class"
-            pt.add_row(Text(o.claim.id), Text(why))
-        console.print(pt)
+        pt.add_column("claim", overflow="fold")
+        pt.add_column("left undecided", overflow="fold")
+        for c in partial:
+            pt.add_row(Text(c["id"]), Text(partial_reason(c)))
+        out.print(pt)
 
-    errata = [(o.claim.id, e) for o in outcomes for e in o.result.errata]
-    if errata:
+    groups = errata_groups(claims)
+    if groups:
         from udpm.report_html import errata_summary
 
-        doc = {"claims": [{"status": str(o.result.status), "errata": o.result.errata} for o in outcomes]}
-        et = Table(title=f"printed values that differ: {errata_summary(doc)}")
-        for col in ("claim", "location", "printed", "correct", "class"):
-            et.add_column(col)
-        for cid, e in errata:
-            et.add_row(*map(Text, (cid, e.entry, e.printed, e.correct, e.cls)))
-        console.print(et)
+        et = Table(
+            title=f"printed values that differ: {errata_summary(doc)}; one row per claim and class, with its first "
+            f"entry (every entry in {ERRATA_FILE} and the report)"
+        )
+        for col in ("claim", "class", "entries", "location", "printed", "correct"):
+            et.add_column(col, overflow="fold")
+        for cid, cls, entries in groups:
+            first = entries[0]
+            et.add_row(*map(Text, (cid, cls, str(len(entries)), first["entry"], first["printed"], first["correct"])))
+        out.print(et)
+
+
+def seconds_text(seconds: object) -> str:
+    """The document's seconds of a claim as JSON writes them ('' when absent)."""
+    return "" if seconds is None else json.dumps(seconds)
+
+
+def partial_reason(claim: Mapping) -> str:
+    """The parts of a partial claim's printed class left undecided, or the claim it rests on."""
+    undecided = (claim.get("coverage") or {}).get("undecided") or []
+    return "; ".join(undecided) or f"rests on {claim['capped_by']}, decided on part of its printed class"
+
+
+def errata_groups(claims: Sequence[Mapping]) -> list[tuple[str, str, list[Mapping]]]:
+    """(claim id, class, entries) in run order, classes in order of first appearance within a claim."""
+    groups: dict[tuple[str, str], list[Mapping]] = {}
+    for c in claims:
+        for e in c.get("errata") or []:
+            groups.setdefault((c["id"], e["cls"]), []).append(e)
+    return [(cid, cls, entries) for (cid, cls), entries in groups.items()]
+
+
+# --- the digest -----------------------------------------------------------------------------------------------------
+
+
+def digest_lines(claims: Sequence[Mapping]) -> list[tuple[str, bool]]:
+    """The digest of the findings: (line, fits) pairs; a line that must fit on one terminal line is cut with ``…``
+    when printed (``fits`` True), a list of ids is wrapped (``fits`` False).
+
+    >>> recs = [{"id": "a.x", "status": "refuted", "counterexample": "n=2 alpha=1/2 bounded: X breaks it",
+    ...          "errata": [], "decisions": [{"alpha": "1/2", "outcome": "counterexample", "detail": "X breaks it"}]},
+    ...         {"id": "a.y", "status": "refuted", "counterexample": "n=1 alpha=1: Y", "errata": [],
+    ...          "decisions": [{"alpha": "1", "outcome": "counterexample"}]}]
+    >>> for line, _ in digest_lines(recs): print(line)
+    findings of 2 claims (each in full above, in --json and in the report):
+    refuted, a counterexample inside the printed class: 1 claim
+      a.x  X breaks it
+    refuted only at an end of the printed alpha range (every counterexample there): 1 claim
+      alpha = 1: a.y
+    no errata
+    """
+    from udpm.readme_block import refuted_only_at_an_end
+    from udpm.report_html import _plural, errata_summary
+
+    lines: list[tuple[str, bool]] = [
+        (f"findings of {_plural(len(claims), 'claim')} (each in full above, in --json and in the report):", True)
+    ]
+    refuted = [c for c in claims if c["status"] == str(Status.REFUTED)]
+    ends = {c["id"]: refuted_only_at_an_end(c) for c in refuted}
+    inside = [c for c in refuted if not ends[c["id"]]]
+    if inside:
+        lines.append((f"refuted, a counterexample inside the printed class: {_plural(len(inside), 'claim')}", True))
+        width = max(len(c["id"]) for c in inside)
+        lines += [(f"  {c['id']:<{width}}  {refutation(c)}", True) for c in inside]
+    at_end = [c for c in refuted if ends[c["id"]]]
+    if at_end:
+        lines.append(
+            (
+                "refuted only at an end of the printed alpha range (every counterexample there): "
+                + _plural(len(at_end), "claim"),
+                True,
+            )
+        )
+        by_end: dict[str, list[str]] = {}
+        for c in at_end:
+            by_end.setdefault(ends[c["id"]], []).append(c["id"])
+        lines += [(f"  alpha = {end}: {', '.join(ids)}", False) for end, ids in by_end.items()]
+    if not refuted:
+        lines.append(("no claim refuted", True))
+    partial = [c for c in claims if c["status"] == str(Status.PARTIAL)]
+    if partial:
+        ids = ", ".join(c["id"] for c in partial)
+        lines.append((f"decided on part of the printed class only: {ids}", False))
+    groups = errata_groups(claims)
+    if groups:
+        lines.append(
+            (f"errata by claim and class, {errata_summary({'claims': claims})} (in full in {ERRATA_FILE}):", True)
+        )
+        per_claim: dict[str, list[str]] = {}
+        for cid, cls, entries in groups:
+            per_claim.setdefault(cid, []).append(f"{len(entries)} {cls}")
+        lines.append(("  " + "; ".join(f"{cid}: {', '.join(v)}" for cid, v in per_claim.items()), False))
+    else:
+        lines.append(("no errata", True))
+    return lines
+
+
+def refutation(claim: Mapping) -> str:
+    """What refutes a claim, in its own words: the detail of the refuting instance (the counterexample's text
+    after the instance it names), else the whole counterexample.
+
+    >>> refutation({"counterexample": "n=1 alpha=1 bounded exact: X breaks it",
+    ...             "decisions": [{"outcome": "counterexample", "detail": "X breaks it"}]})
+    'X breaks it'
+    """
+    text = claim.get("counterexample") or ""
+    for d in claim.get("decisions") or []:
+        if d.get("outcome") == "counterexample" and d.get("detail") and text.endswith(": " + d["detail"]):
+            return d["detail"]
+    return text
+
+
+def print_digest(outcomes: Sequence[Outcome], out: object | None = None) -> None:
+    """The digest of the findings (:func:`digest_lines`) of a run, printed verbatim."""
+    print_digest_of(run_document(outcomes)["claims"], out)
+
+
+def print_digest_of(claims: Sequence[Mapping], out: object | None = None) -> None:
+    from rich.text import Text
+
+    out = out or console()
+    out.print()
+    for line, fits in digest_lines(claims):
+        if fits:
+            out.print(Text(line), no_wrap=True, overflow="ellipsis")
+        else:
+            out.print(Text(line))
