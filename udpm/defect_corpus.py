@@ -136,7 +136,8 @@ def enumerated_matrix(
 ) -> Matrix:
     """The exact output distribution of ``sample(i, bits)`` for i = 0..n, over every value of its ``width`` bits.
 
-    ``sample`` must draw exactly once from ``bits`` (checked); each of the 2^width values has probability 2^-width.
+    ``sample`` must draw exactly once from ``bits`` and return an output in 0..outputs - 1 (default n), both
+    checked; each of the 2^width values has probability 2^-width.
     """
     size = 2**width
     rows = []
@@ -154,6 +155,8 @@ def enumerated_matrix(
                 raise ValueError(f"the sampler drew {calls} bits, not once {width}")
             counts[out] = counts.get(out, 0) + 1
         cols = (n + 1) if outputs is None else outputs
+        if any(not 0 <= j < cols for j in counts):
+            raise ValueError(f"the sampler returned {sorted(counts)}, outside the outputs 0..{cols - 1}")
         rows.append([Fraction(counts.get(j, 0), size) for j in range(cols)])
     return rows
 
