@@ -371,9 +371,13 @@ def zlcn2013_formula6(n: int, alpha_zlcn: Fraction) -> list[list[Fraction]]:
     ]
 
 
+ZLCN_ALPHAS = (Fraction(2), Fraction(3), Fraction(3, 2), Fraction(10, 9), Fraction(10))
+
+
 @checks("zlcn2013.def6")
 def zlcn_range_restricted_is_truncated(ctx: Context, formula=zlcn2013_formula6) -> Findings:
-    """zlcn2013 Definition 6, (6): for alpha > 1 it is the truncated geometric mechanism T(n, 1/alpha)."""
+    """zlcn2013 Definition 6, (6): for alpha > 1 it is the truncated geometric mechanism T(n, 1/alpha), for every
+    number n of rows, n = 0 included (one count, 0, in {0, n})."""
     parts: list[tuple[bool | None, str]] = []
     d = p  # |z - mu|
     boundary = (A / (A + 1) * A**-d).subs(A, 1 / a) - a**d / (1 + a)
@@ -382,8 +386,20 @@ def zlcn_range_restricted_is_truncated(ctx: Context, formula=zlcn2013_formula6) 
     parts.append((is_zero(interior), "interior: (A-1)/(A+1) A^-d = (1-a)/(1+a) a^d at A = 1/a"))
 
     def bounded(rec: Findings) -> None:
+        for al in ZLCN_ALPHAS:  # n = 0: one result, so the only mechanism is [[1]] (a row sums to 1)
+            row = formula(0, al)[0]
+            rec.decide(
+                row == [1],
+                f"at n = 0, (6) gives Pr[Z(0) = 0] = {row[0]} (z = 0 is in {{0, n}}): a distribution on the one "
+                f"output 0 must give it 1",
+                n=0,
+                alpha=f"zlcn alpha={al} (internal {alpha_from_zlcn2013(al)})",
+                kind=BOUNDED,
+                method="exact matrix identity",
+                covers="(6) literally against the only mechanism on the single count 0",
+            )
         for n in range(1, BOUNDED_N + 1):
-            for al in (Fraction(2), Fraction(3), Fraction(3, 2), Fraction(10, 9), Fraction(10)):
+            for al in ZLCN_ALPHAS:
                 lit, conv = formula(n, al), truncated_geometric_zlcn2013(n, al)
                 witness = ""
                 if lit != conv:

@@ -124,3 +124,75 @@ def test_a_corrected_claim_is_decided_by_the_printed_check_restricted():
     corrected, _ = run_claim("gs2010.def1.corrected", Context())
     assert printed.status is Status.REFUTED and corrected.status is Status.PROVED
     assert all(d.instance.alpha != "1" for d in corrected.decisions)
+
+
+# --- n: an all-n argument reaches the printed n only from its own first n on ------------------------
+
+from udpm.coverage import restricted_to  # noqa: E402
+from udpm.errors import CatalogError, HarnessError  # noqa: E402
+from udpm.statements import NRange  # noqa: E402
+
+FROM_ZERO = PrintedClass(AlphaRange.parse("(0, 1)"), "", NRange(0))
+FROM_ONE = PrintedClass(AlphaRange.parse("(0, 1)"), "", NRange(1))
+AT_1_AND_3 = PrintedClass(AlphaRange.parse("(0, 1)"), "", NRange(1, 3, values=(1, 3)))
+
+
+def all_n(n_from=None):
+    r = Findings("t.claim")
+    r.decide(True, n=None, alpha="symbolic alpha in (0,1)", kind=ALL_N, method="m", n_from=n_from)
+    return r
+
+
+def test_an_all_n_argument_from_1_proves_a_statement_from_1_only():
+    assert derive(all_n(), printed=FROM_ONE).status is Status.PROVED
+    weaker = derive(all_n(), printed=FROM_ZERO)  # n = 0, the empty database, is left out
+    assert (weaker.status, str(weaker.evidence)) == (Status.VERIFIED, "bounded")
+
+
+def test_an_argument_that_names_its_first_n_is_read_so():
+    assert derive(all_n(n_from=0), printed=FROM_ZERO).status is Status.PROVED
+    assert derive(all_n(n_from=2), printed=FROM_ONE).status is Status.VERIFIED
+    assert all_n(n_from=1).decisions[0].instance == all_n().decisions[0].instance  # 1 is the default, same key
+    assert "n_from" not in all_n().decisions[0].instance.to_json()
+    assert all_n(n_from=0).decisions[0].instance.to_json()["n_from"] == 0
+
+
+def test_n_from_belongs_to_an_all_n_argument_only():
+    with pytest.raises(HarnessError, match="n_from is the first n of an all-n argument"):
+        Findings("t").instance(n=2, alpha="1/2", kind=BOUNDED, method="m", n_from=0)
+
+
+def test_each_printed_n_of_a_finite_statement_is_a_part():
+    assert [p.name for p in parts_of(AT_1_AND_3)] == ["alpha in (0, 1)", "n = 1 (a printed n)", "n = 3 (a printed n)"]
+    r = Findings("t.claim")
+    for n in (1, 2):  # n = 2 is not printed; n = 3 is left undecided
+        r.decide(True, n=n, alpha="1/2", kind=BOUNDED, method="m")
+    got = derive(r, printed=AT_1_AND_3)
+    assert got.status is Status.PARTIAL and got.coverage.undecided == ["n = 3 (a printed n)"]
+    r.decide(True, n=3, alpha="1/2", kind=BOUNDED, method="m")
+    assert derive(r, printed=AT_1_AND_3).status is Status.VERIFIED
+
+
+def test_a_restriction_keeps_the_decisions_at_its_n():
+    r = Findings("t.claim")
+    r.decide(False, "fails at the empty database", n=0, alpha="1/2", kind=BOUNDED, method="m")
+    r.decide(True, n=1, alpha="1/2", kind=BOUNDED, method="m")
+    r.decide(True, n=None, alpha="symbolic alpha in (0,1)", kind=ALL_N, method="m")
+    kept = restricted_to(r.decisions, FROM_ONE)
+    assert [d.instance.n for d in kept] == [1, None]
+    assert [d.instance.n for d in restricted_to(r.decisions, FROM_ZERO)] == [0, 1, None]
+
+
+@pytest.mark.parametrize(
+    "n, message",
+    [
+        ({"values": [3, 1]}, "values must be increasing integers"),
+        ({"values": [1, 3], "min": 1}, "give either values or min and max"),
+    ],
+)
+def test_a_malformed_n_is_refused(n, message):
+    from udpm.statements import _claim as parse_claim
+
+    entry = {"id": "grs2011.c", "where": "here", "summary": "s", "quote": "q", "n": {**n, "quote": ""}}
+    with pytest.raises(CatalogError, match=message):
+        parse_claim(entry, "grs2011", "t")

@@ -134,6 +134,7 @@ def to_payload(found: Findings) -> dict:
                 "covers": d.instance.covers,
                 "params": [list(p) for p in d.instance.params],
                 "region": d.instance.region,
+                "n_from": d.instance.n_from,
                 "outcome": str(d.outcome),
                 "detail": d.detail,
                 "smt": [list(q) for q in d.smt],
@@ -152,7 +153,7 @@ def from_payload(p: dict) -> Findings:
     for d in p["decisions"]:
         inst = Instance(
             d["claim"], d["n"], d["alpha"], Kind(d["kind"]), d["method"], d["covers"],
-            tuple((k, v) for k, v in d["params"]), d.get("region", ""),
+            tuple((k, v) for k, v in d["params"]), d.get("region", ""), d.get("n_from"),
         )
         found.decisions.append(Decision(inst, Outcome(d["outcome"]), d["detail"], tuple((f, r) for f, r in d["smt"])))
     found.values = dict(p["values"])

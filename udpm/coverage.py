@@ -8,7 +8,13 @@ decided before the claim passes for the statement as printed:
 * each alpha a statement at fixed values names (``{1/4}``);
 * each part of the users, mechanisms or queries the statement declares (``parts``), which a check
   decides apart and names in its instances (``region``); an instance without a region decides the
-  class whole.
+  class whole;
+* each n of a statement about finitely many n (``n = 3``, ``n in {1, 3}``), reached by an instance
+  at that n or an all-n argument from at most that n on.
+
+An all-n argument is as strong as ``all-n`` only where it starts at the smallest printed n
+(:attr:`udpm.instances.Instance.first_n`; ``n >= 0`` states the empty database, which an argument
+over n >= 1 leaves out): one that starts later decides a range of n, as strong as ``bounded``.
 
 A part is reached by a holding instance whose alpha lies in it and whose region is the part's (or
 the whole class).  The strongest kind that reaches a part is that part's strength; the claim is
@@ -72,15 +78,19 @@ def alpha_span(label: str) -> tuple[set[Fraction], AlphaRange | None]:
 
 @dataclass(frozen=True)
 class Part:
-    """One part of the printed class: alpha at a point or inside the range, and a region of the rest."""
+    """One part of the printed class: alpha at a point or inside the range, or one printed n at any alpha of
+    the range; and a region of the rest."""
 
     name: str
-    point: Fraction | None  # alpha = point; None: strictly inside the printed range
+    point: Fraction | None  # alpha = point; None: strictly inside the printed range (or anywhere in it, for n)
     region: str  # '' for the class whole
+    n: int | None = None  # a part about one printed n
 
     def reached_by(self, d: Decision, alpha: AlphaRange | None) -> bool:
         if self.region and d.instance.region not in ("", self.region):
             return False
+        if self.n is not None:
+            return reaches_n(d, self.n) and (alpha is None or within(d.instance.alpha, alpha))
         points, symbolic = alpha_span(d.instance.alpha)
         if alpha is None:
             return True
@@ -90,8 +100,32 @@ class Part:
         return inside or (symbolic is not None and symbolic.lo < alpha.hi and symbolic.hi > alpha.lo)
 
 
+def reaches_n(d: Decision, n: int) -> bool:
+    """Does the decision's instance decide at this n: at it, or an all-n argument from at most n on?"""
+    first = d.instance.first_n
+    return d.instance.n == n if first is None else first <= n
+
+
+def printed_ns(printed: PrintedClass) -> list[tuple[str, int]]:
+    """The n a statement about finitely many n names, each a part of its own."""
+    r = printed.n
+    if r is None or not r.fixed:
+        return []
+    return [(f"n = {k} (a printed n)", k) for k in r.each()]
+
+
+def strength(d: Decision, printed: PrintedClass) -> Kind:
+    """The decision's kind, except that an all-n argument starting after the smallest printed n decides a
+    range of n only (``bounded``)."""
+    first = d.instance.first_n
+    if d.instance.kind is Kind.ALL_N and first is not None and printed.n is not None and first > printed.n.min:
+        return Kind.BOUNDED
+    return d.instance.kind
+
+
 def parts_of(printed: PrintedClass) -> list[Part]:
-    """The parts every one of which must be decided: alpha's pieces times the declared regions."""
+    """The parts every one of which must be decided: alpha's pieces and the printed n, times the declared
+    regions."""
     a = printed.alpha
     if a is None:
         pieces: list[tuple[str, Fraction | None]] = [("", None)]
@@ -105,6 +139,8 @@ def parts_of(printed: PrintedClass) -> list[Part]:
         for name, point in pieces:
             full = "; ".join(x for x in (name, region) if x) or "the class whole"
             out.append(Part(full, point, region))
+        for name, k in printed_ns(printed):
+            out.append(Part("; ".join(x for x in (name, region) if x), None, region, k))
     return out
 
 
@@ -138,7 +174,7 @@ def coverage(decisions: Sequence[Decision], printed: PrintedClass) -> Coverage:
     holding = [d for d in decisions if d.outcome is Outcome.HOLDS]
     out = []
     for part in parts_of(printed):
-        kinds = [d.instance.kind for d in holding if part.reached_by(d, printed.alpha)]
+        kinds = [strength(d, printed) for d in holding if part.reached_by(d, printed.alpha)]
         out.append((part.name, min(kinds, key=KIND_ORDER.index) if kinds else None))
     return Coverage(tuple(out))
 
@@ -154,7 +190,7 @@ def within(label: str, alpha: AlphaRange) -> bool:
 
 
 def restricted_to(decisions: Sequence[Decision], printed: PrintedClass) -> list[Decision]:
-    """The decisions that lie in a narrower printed class: alpha in its range, region among its parts.
+    """The decisions that lie in a narrower printed class: alpha in its range, region among its parts, n among its n.
 
     A holding symbolic instance whose range meets the class still holds on the class; a counterexample is kept
     only where every alpha it names lies in the class (a symbolic counterexample names none and is kept, so a
@@ -162,6 +198,8 @@ def restricted_to(decisions: Sequence[Decision], printed: PrintedClass) -> list[
     out = []
     for d in decisions:
         if printed.parts and d.instance.region and d.instance.region not in printed.parts:
+            continue
+        if d.instance.n is not None and printed.n is not None and not printed.n.admits(d.instance.n):
             continue
         points, _ = alpha_span(d.instance.alpha)
         if printed.alpha is None or d.outcome is not Outcome.COUNTEREXAMPLE:

@@ -116,7 +116,8 @@ def is_symbolic(alpha: str) -> bool:
 class Instance:
     """One decided question: small, picklable, with a stable key.
 
-    ``n`` is None for an all-n argument or where n does not apply; ``alpha``
+    ``n`` is None for an all-n argument or where n does not apply; ``n_from`` is the first n an all-n
+    argument covers when that is not 1 (its symbol n ranges over the integers >= n_from); ``alpha``
     is a canonical label ('1/2', 'symbolic alpha in (0,1)', 'zlcn alpha=2');
     ``covers`` names the class of users or mechanisms the instance exhausts
     (or, for a sample, what was drawn); ``params`` are any further parameters
@@ -131,9 +132,19 @@ class Instance:
     covers: str = ""
     params: tuple[tuple[str, str], ...] = ()
     region: str = ""
+    n_from: int | None = None
+
+    @property
+    def first_n(self) -> int | None:
+        """The smallest n an all-n argument covers (1 unless it names another), or None at a fixed n."""
+        if self.n is not None:
+            return None
+        return 1 if self.n_from is None else self.n_from
 
     def describe(self) -> str:
-        parts = [f"n={'all' if self.n is None else self.n}", f"alpha={self.alpha}", str(self.kind), self.method]
+        n = "all" if self.n is None else self.n
+        n = f">={self.n_from}" if self.n is None and self.n_from is not None else n
+        parts = [f"n={n}", f"alpha={self.alpha}", str(self.kind), self.method]
         parts += [f"{k}={v}" for k, v in self.params]
         parts += [f"[{self.region}]"] if self.region else []
         return " ".join(parts)
@@ -149,6 +160,8 @@ class Instance:
         }
         if self.region:  # absent for a whole-class instance, so that its key stays what it was
             out["region"] = self.region
+        if self.n_from is not None:  # absent for an all-n argument from n = 1, likewise
+            out["n_from"] = self.n_from
         return out
 
     def key(self, code_version: str = "") -> str:
@@ -325,10 +338,13 @@ class Findings:
         method: str,
         covers: str = "",
         region: str = "",
+        n_from: int | None = None,
         **params: object,
     ) -> Instance:
         if n is not None and (isinstance(n, bool) or not isinstance(n, int)):
             raise HarnessError(f"{self.claim}: an instance's n must be an int or None, got {n!r}")
+        if n_from is not None and (n is not None or isinstance(n_from, bool) or not isinstance(n_from, int)):
+            raise HarnessError(f"{self.claim}: n_from is the first n of an all-n argument (n=None), got {n_from!r}")
         return Instance(
             self.claim,
             n,
@@ -338,6 +354,7 @@ class Findings:
             covers,
             tuple(sorted((k, _exact_text(v)) for k, v in params.items())),
             region,
+            None if n_from == 1 else n_from,
         )
 
     def record(

@@ -153,13 +153,29 @@ class AlphaRange:
 
 @dataclass(frozen=True)
 class NRange:
-    """The sizes n a statement is about: min..max (max None: every n from min on)."""
+    """The sizes n a statement is about: min..max (max None: every n from min on), or the printed ``values``
+    (Lemma 1 at n = 1 and its corollary at n = 3 state nothing at n = 2)."""
 
     min: int = 1
     max: int | None = None
     quote: str = ""
+    values: tuple[int, ...] = ()
+
+    def each(self) -> tuple[int, ...]:
+        """Every n of a statement about finitely many n."""
+        if self.values:
+            return self.values
+        return () if self.max is None else tuple(range(self.min, self.max + 1))
+
+    def admits(self, n: int) -> bool:
+        """Is n one of the sizes the statement is about?"""
+        if self.values:
+            return n in self.values
+        return self.min <= n and (self.max is None or n <= self.max)
 
     def text(self) -> str:
+        if self.values:
+            return "n in {" + ", ".join(map(str, self.values)) + "}"
         if self.max is None:
             return f"n >= {self.min}"
         return f"n = {self.min}" if self.min == self.max else f"n = {self.min}..{self.max}"
@@ -276,10 +292,18 @@ def _claim(entry: dict, paper: str, source: str) -> Statement:
     n = None
     if "n" in entry:
         d = entry["n"]
-        lo, hi = d.get("min", 1), d.get("max")
+        values = d.get("values", [])
+        if values:
+            if not all(isinstance(v, int) and not isinstance(v, bool) for v in values) or sorted(set(values)) != values:
+                raise CatalogError(f"{here}.n: values must be increasing integers")
+            if "min" in d or "max" in d:
+                raise CatalogError(f"{here}.n: give either values or min and max")
+            lo, hi = values[0], values[-1]
+        else:
+            lo, hi = d.get("min", 1), d.get("max")
         if not isinstance(lo, int) or (hi is not None and (not isinstance(hi, int) or hi < lo)):
             raise CatalogError(f"{here}.n: min and max must be integers with min <= max")
-        n = NRange(lo, hi, _text(d, "quote", here + ".n", required=False))
+        n = NRange(lo, hi, _text(d, "quote", here + ".n", required=False), tuple(values))
     dims = []
     for name in DIMENSIONS:
         if name in entry:

@@ -59,6 +59,11 @@ def _def6_perturbed(ctx: Context) -> Findings:
     return g.zlcn_range_restricted_is_truncated(ctx, formula=formula)
 
 
+@false_variant("zlcn2013.def6.corrected", "constant", "n >= 1: formula (6) with entry [0][0] larger by 1/1000")
+def _def6_corrected_perturbed(ctx: Context) -> Findings:
+    return restrict("zlcn2013.def6.corrected", _def6_perturbed(ctx))
+
+
 # ---------------------------------------------------------------- Section 3.2: two consumers, n = 3
 
 
