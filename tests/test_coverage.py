@@ -196,3 +196,15 @@ def test_a_malformed_n_is_refused(n, message):
     entry = {"id": "grs2011.c", "where": "here", "summary": "s", "quote": "q", "n": {**n, "quote": ""}}
     with pytest.raises(CatalogError, match=message):
         parse_claim(entry, "grs2011", "t")
+
+
+def test_a_part_is_as_strong_as_the_weakest_piece_of_its_argument():
+    """Fact (a) for every n and facts (b), (c) at n = 2 decide the part at n = 2, not for every n."""
+    r = Findings("t.claim")
+    r.decide(True, n=None, alpha="symbolic alpha in (0,1)", kind=ALL_N, method="m", fact="a")
+    for fact in "bc":
+        r.decide(True, n=2, alpha="1/2", kind=BOUNDED, method="m", fact=fact)
+    got = derive(r, printed=FROM_ONE)
+    assert (got.status, str(got.evidence)) == (Status.VERIFIED, "bounded")
+    r.decide(True, n=None, alpha="symbolic alpha in (0,1)", kind=ALL_N, method="m")  # one argument for the whole
+    assert derive(r, printed=FROM_ONE).status is Status.PROVED

@@ -174,9 +174,31 @@ def coverage(decisions: Sequence[Decision], printed: PrintedClass) -> Coverage:
     holding = [d for d in decisions if d.outcome is Outcome.HOLDS]
     out = []
     for part in parts_of(printed):
-        kinds = [strength(d, printed) for d in holding if part.reached_by(d, printed.alpha)]
-        out.append((part.name, min(kinds, key=KIND_ORDER.index) if kinds else None))
+        out.append((part.name, part_strength([d for d in holding if part.reached_by(d, printed.alpha)], printed)))
     return Coverage(tuple(out))
+
+
+#: Parameters that name one piece of an argument (a conjunct of the statement, a fact of the proof, a case of a
+#: split, a printed step): a part rests on every piece its instances name, so it is only as strong as the
+#: weakest of them.
+PIECE_KEYS = ("part", "fact", "case", "step", "recurrence")
+
+
+def piece_of(d: Decision) -> tuple[tuple[str, str], ...]:
+    return tuple((k, v) for k, v in d.instance.params if k in PIECE_KEYS)
+
+
+def part_strength(reaching: Sequence[Decision], printed: PrintedClass) -> Kind | None:
+    """The strongest kind among instances deciding the part whole, or the weakest piece of the argument the other
+    instances make (each piece at the strongest kind that decided it), whichever is stronger."""
+    strongest = lambda kinds: min(kinds, key=KIND_ORDER.index) if kinds else None  # noqa: E731
+    whole = [strength(d, printed) for d in reaching if not piece_of(d)]
+    pieces: dict[tuple, list[Kind]] = {}
+    for d in reaching:
+        if piece_of(d):
+            pieces.setdefault(piece_of(d), []).append(strength(d, printed))
+    by_pieces = max((strongest(k) for k in pieces.values()), key=KIND_ORDER.index) if pieces else None
+    return strongest([k for k in (strongest(whole), by_pieces) if k is not None])
 
 
 def within(label: str, alpha: AlphaRange) -> bool:
