@@ -172,7 +172,9 @@ def configure(dest: Path, module: str, deselect: list[str]) -> None:
             "[tool.mutmut]",
             f'source_paths = ["udpm/{module}.py"]',
             f"pytest_add_cli_args_test_selection = {json.dumps(sel)}",
-            'also_copy = ["proofs", "experiments", "paper_tables", "reproduce.py"]',
+            # the whole package: otherwise `udpm` is a namespace of the one mutated file, and its other modules
+            # come from wherever the editable install points (a checkout others are editing)
+            'also_copy = ["udpm", "proofs", "experiments", "paper_tables", "reproduce.py"]',
             "",
         ]
     )

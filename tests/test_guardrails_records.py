@@ -17,7 +17,7 @@ from udpm import records
 from udpm.claims import Context, catalog
 from udpm.evidence import derive
 from udpm.instances import ALL_N, BOUNDED, SAMPLED, Findings
-from udpm.report import Outcome, document
+from udpm.report import SCHEMA_FILE, Outcome, document
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -125,7 +125,7 @@ def _variants(record: dict) -> Iterator[tuple[str, dict]]:
 
 
 def test_the_records_cover_every_top_level_field_of_the_schema(claim_records):
-    schema = json.loads((ROOT / "udpm" / "results.schema.json").read_text(encoding="utf-8"))
+    schema = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
     text = json.dumps(schema)
     keys = set().union(*(r.keys() for r in claim_records))
     for field in ("instances", "decisions", "status", "evidence", "grid", "values", "counterexample", "errata"):
