@@ -37,7 +37,7 @@ from udpm.privacy import dp_violations
 from udpm.programs import Constraint, LinearProgram, bayesian_lp, mechanism_var
 from udpm.remaps import compose, deterministic_remap
 from udpm.signatures import SLACK, ZERO, signature
-from udpm.smt import decide
+from udpm.smt import decide, premise_witness
 from udpm.statements import AlphaRange
 from udpm.users import BayesianUser, Loss, binary_loss
 
@@ -45,6 +45,14 @@ F = Fraction
 SYMBOLIC_ALPHA = "symbolic alpha in (0,1)"
 ONE, NIL = F(1), F(0)
 Matrix = list[list[Fraction]]
+
+
+def witnessed(rec: Findings, premises: Sequence[z3.BoolRef], what: str, timeout_s: float) -> None:
+    """Show the hypotheses of an unsat query satisfiable (a contradictory premise proves anything) and record the
+    model as a value; VacuousPremise otherwise."""
+    model = premise_witness(premises, timeout_s, f"{rec.claim}: {what}")
+    rec.value(**{f"premise witness: {what}": ", ".join(f"{k}={v}" for k, v in model.items())})
+
 
 
 # --- grs2009.ex2.1 -----------------------------------------------------------------------------------------
@@ -229,7 +237,9 @@ def lemma_5_6_proof(
             d.counterexample(f"the printed right side minus (b - b' alpha) is {sp.simplify(lo)}, not the bound "
                              f"{bound(_a)}")
         else:
-            out = decide([al > 0, al < 1, b > 0, bp >= al * b, bp * al <= b, b - bp * al < 0], ctx.solver_timeout)
+            premises = [al > 0, al < 1, b > 0, bp >= al * b, bp * al <= b]
+            witnessed(rec, premises, "alpha in (0, 1), alpha-DP b > 0, b'", ctx.solver_timeout)
+            out = decide([*premises, b - bp * al < 0], ctx.solver_timeout)
             if not out.unsat:
                 d.counterexample(f"alpha-DP b, b' with b - b' alpha < 0: {out.model}")
     with rec.deciding(**sym, method="sympy: factor", part="1/alpha + alpha - 1 > 1 for alpha in (0, 1)") as d:
@@ -368,13 +378,14 @@ def constraint_matrix_well_defined(ctx: Context, lower: Fraction = NIL, upper: F
     rec = Findings("grs2009.sec5.wd")
     al, x, y = z3.Reals("alpha x y")
     rng = [al > z3.RealVal(str(lower)), al < z3.RealVal(str(upper)), x >= 0, y >= 0]
-    for part, query in (
-        ("down and up at once", [al * x == y, x == al * y, z3.Or(x > 0, y > 0)]),
-        ("a zero entry forces its neighbour to 0", [al * x <= y, al * y <= x, z3.Or(x == 0, y == 0), x + y > 0]),
+    for part, premises, negation in (
+        ("down and up at once", [al * x == y, x == al * y], z3.Or(x > 0, y > 0)),
+        ("a zero entry forces its neighbour to 0", [al * x <= y, al * y <= x, z3.Or(x == 0, y == 0)], x + y > 0),
     ):
         with rec.deciding(n=None, alpha=SYMBOLIC_ALPHA, kind=ALL_N, method="z3 unsat (NRA)", part=part,
                           covers="every pair of adjacent entries of every feasible mechanism") as d:
-            res = decide([*rng, *query], ctx.solver_timeout)
+            witnessed(rec, [*rng, *premises], part, ctx.solver_timeout)
+            res = decide([*rng, *premises, negation], ctx.solver_timeout)
             if not res.unsat:
                 d.counterexample(f"{part}: alpha={res.model[al]}, x={res.model[x]}, y={res.model[y]}")
     return rec
@@ -460,6 +471,7 @@ def remap_preserves_privacy(ctx: Context, factor: Fraction = ONE) -> Findings:
                         o0 = z3.Sum([x0[r] for r in range(k) if m[r] == j])
                         o1 = z3.Sum([x1[r] for r in range(k) if m[r] == j])
                         broken.append(z3.Not(_dp_pair(o0, o1, target)))
+                witnessed(rec, prem, f"alpha-DP rows over a range of {k} at alpha = {a}", ctx.solver_timeout)
                 res = decide([*prem, z3.Or(broken)], ctx.solver_timeout)
                 if not res.unsat:
                     d.counterexample(f"|R|={k}, alpha={a}: alpha-DP rows with a remap output outside the "
@@ -480,13 +492,15 @@ def larger_alpha_more_privacy(ctx: Context, pairs: Sequence[tuple[Fraction, Frac
     for a, b in pairs:
         with rec.deciding(n=None, alpha=a, kind=BOUNDED, method="z3 unsat (linear)", weaker_alpha=b,
                           covers="every pair of neighbouring entries of every mechanism") as d:
-            res = decide([u >= 0, v >= 0, u <= 1, v <= 1, _dp_pair(u, v, a), z3.Not(_dp_pair(u, v, b))],
-                         ctx.solver_timeout)
+            premises = [u >= 0, v >= 0, u <= 1, v <= 1, _dp_pair(u, v, a)]
+            witnessed(rec, premises, f"an {a}-DP pair of entries", ctx.solver_timeout)
+            res = decide([*premises, z3.Not(_dp_pair(u, v, b))], ctx.solver_timeout)
             if not res.unsat:
                 d.counterexample(f"an {a}-DP pair of entries that is not {b}-DP: u={res.model[u]}, v={res.model[v]}")
     for a in BOUNDARY_ALPHAS:
         with rec.deciding(n=None, alpha=a, kind=BOUNDED, method="z3 unsat (linear)", part="random noise",
                           covers="every input-independent mechanism (equal entries in neighbouring rows)") as d:
+            witnessed(rec, [u >= 0, u <= 1], "an entry of an input-independent mechanism", ctx.solver_timeout)
             res = decide([u >= 0, u <= 1, z3.Not(_dp_pair(u, u, a))], ctx.solver_timeout)
             if not res.unsat:
                 d.counterexample(f"equal entries {res.model[u]} outside the {a} band")
@@ -509,6 +523,7 @@ def footnote_1(ctx: Context, subsets: Callable[[int], list[tuple[int, ...]]] | N
                 x0, x1 = z3.Reals(" ".join(f"p{r}" for r in range(k))), z3.Reals(" ".join(f"q{r}" for r in range(k)))
                 point = z3.And([_dp_pair(x0[r], x1[r], a) for r in range(k)])
                 subset = z3.And([_dp_pair(z3.Sum([x0[r] for r in s]), z3.Sum([x1[r] for r in s]), a) for s in sets])
+                witnessed(rec, [*_simplex(x0), *_simplex(x1)], f"two rows over a range of {k}", ctx.solver_timeout)
                 res = decide([*_simplex(x0), *_simplex(x1), point != subset], ctx.solver_timeout)
                 if not res.unsat:
                     d.counterexample(f"|R|={k}, alpha={a}: rows {res.model} meet one definition and not the other")

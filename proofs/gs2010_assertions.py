@@ -306,7 +306,10 @@ def lemma3_case2(
     z3_negation = _to_z3(negation, to_z3)
     with rec.deciding(n=None, alpha="symbolic 0 < alpha <= beta < 1", kind=ALL_N, method="z3: the negation is unsat",
                       covers="every 0 < alpha <= beta < 1") as d:
-        out = smt.decide([0 < za, za <= zb, zb < 1, z3_negation], ctx.solver_timeout)
+        premises = [0 < za, za <= zb, zb < 1]
+        model = smt.premise_witness(premises, ctx.solver_timeout, "gs2010.lemma3.case2: 0 < a <= b < 1")
+        rec.value(**{"premise witness: 0 < a <= b < 1": ", ".join(f"{k}={v}" for k, v in model.items())})
+        out = smt.decide([*premises, z3_negation], ctx.solver_timeout)
         if not out.unsat:
             model = out.model
             wa, wb = (F(str(model.eval(v, model_completion=True).as_fraction())) for v in (za, zb))

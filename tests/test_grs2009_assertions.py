@@ -88,3 +88,19 @@ def test_constraint_matrix_well_defined_inside_0_1_and_not_at_alpha_1():
     assert constraint_matrix_well_defined(Context()).status is not Status.REFUTED
     assert constraint_matrix_well_defined(Context(), upper=F(2)).status is Status.REFUTED
     assert constraint_matrix_well_defined(Context(), lower=F(-1)).status is Status.REFUTED
+
+
+def test_a_contradictory_premise_of_an_assertion_check_is_refused():
+    import pytest
+    import z3
+
+    from proofs.grs2009_assertions import witnessed
+    from udpm.claims import Findings
+    from udpm.errors import VacuousPremise
+
+    u = z3.Real("u")
+    rec = Findings("grs2009.sec1.monotone")
+    witnessed(rec, [u >= 0, u <= 1], "an entry", 5)
+    assert rec.values["premise witness: an entry"].startswith("u=")
+    with pytest.raises(VacuousPremise, match=r"grs2009\.sec1\.monotone: an entry"):
+        witnessed(rec, [u >= 1, u <= 0], "an entry", 5)
