@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from udpm import defect_corpus as dc
 from udpm import sampled_audit as sa
 from udpm.errors import InvalidInput
 from udpm.mechanisms import truncated_geometric
@@ -58,7 +59,7 @@ def test_exact_sampler_of_t_is_consistent_with_dp_and_t() -> None:
     v = sa.audit_samples(counts, "1/2", confidence="0.99")
     assert v.verdict == "consistent with 1/2-DP and with T(3, 1/2)"
     assert v.consistent_with_dp and v.consistent_with_reference
-    assert v.cells == 16 and v.per_cell_level == F(1, 1600) and v.level == F(1, 100)
+    assert v.cells == 16 and v.per_cell_level == F(1, 3200) and v.level == F(1, 100)
     t = truncated_geometric(3, "1/2")
     assert all(c.lower <= t[c.row][c.column] <= c.upper for row in v.intervals for c in row)
     d = v.to_dict()
@@ -164,3 +165,20 @@ def test_recorded_false_alarm_rate_is_at_most_the_level() -> None:
         assert row["runs"] >= 20
         assert F(row["false_alarms"], row["runs"]) <= F(data["level"]), row["sampler"]
     assert any(row["detected"] > 0 for row in data["defective_samplers"])
+
+
+def test_benchmark_script_writes_a_record(tmp_path: Path) -> None:
+    """The benchmark at a tiny size: one record, written whole, with the rate fields the test above reads."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("sfa", RESULTS.parents[1] / "sampled_false_alarm.py")
+    assert spec and spec.loader
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    out = tmp_path / "r.json"
+    rc = mod.main(["--runs", "1", "--defect-runs", "1", "--draws", "300", "--out", str(out)])
+    data = json.loads(out.read_text())
+    assert rc == (0 if data["all_rates_at_most_level"] else 1)
+    assert data["correct_samplers"][0]["sampler"].startswith("udpm exact sampler")
+    assert {r["fixture"] for r in data["defective_samplers"]} == {d.key for d in dc.CORPUS}
+    assert not list(tmp_path.glob("*.tmp"))
