@@ -34,7 +34,7 @@ from udpm.annotations import emit as emit_annotations
 from udpm.cache import Cache, default_dir, in_ci
 from udpm.certificates import export_certificates
 from udpm.claims import Context, Status, catalog, dependency_order, load_checkers, select
-from udpm.console import print_digest, print_summary
+from udpm.console import print_digest, print_summary, verdict
 from udpm.errors import HarnessError
 from udpm.junit import write_junit
 from udpm.report import PAPERS, Outcome, document, errata_markdown, schema_problems, summary
@@ -248,12 +248,9 @@ def exit_status(outcomes: list[Outcome]) -> int:
 
 
 def verdict_line(outcomes: list[Outcome], regressions: int, undecided: int) -> str:
-    """'140 claims: all as expected (26 proved, 54 verified, ...); 0 regressions', the last line of a run."""
-    counts = summary(outcomes)["by_status"]
-    by = ", ".join(f"{k} {st}" for st, k in counts.items())
-    if regressions or undecided:
-        return f"\n{len(outcomes)} claims: {regressions} regression(s), {undecided} not decided ({by})"
-    return f"\n{len(outcomes)} claims: all as expected ({by}); 0 regressions"
+    """'140 claims: all as expected (26 proved, 54 verified, ...); 0 regressions', the last line of a run, right
+    under the digest (udpm.console.verdict)."""
+    return verdict(len(outcomes), summary(outcomes)["by_status"], regressions, undecided)
 
 
 def main(argv: list[str] | None = None) -> int:

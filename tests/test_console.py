@@ -53,3 +53,33 @@ def test_every_run_ends_in_one_verdict_line(capsys):
     out = capsys.readouterr().out
     assert "FAILED: 1 claim(s)" in out and "  grs2011.d: status tested != expected verified" in out
     assert out.strip().splitlines()[-1].startswith("3 claims: 1 regression(s), 0 not decided")
+
+
+def test_the_digest_comes_after_the_tables_and_before_the_regressions_and_the_verdict(capsys):
+    rp = reproduce_module()
+    refuted = Result(
+        Status.REFUTED,
+        Evidence.BOUNDED,
+        counterexample="n=1 alpha=1/2 bounded exact: [bold]X[/bold] breaks it",
+    )
+    outcomes = [
+        Outcome(Statement("grs2011.a", "w", "s"), refuted, 0.1, "refuted", []),
+        Outcome(
+            Statement("grs2011.d", "w", "s"),
+            Result(Status.TESTED, Evidence.SAMPLED),
+            0.1,
+            "verified",
+            ["grs2011.d: status tested != expected verified"],
+        ),
+    ]
+    rp.print_summary(outcomes, 1.0)
+    assert rp.exit_status(outcomes) == rp.EXIT_REGRESSION
+    lines = capsys.readouterr().out.rstrip("\n").splitlines()
+    claims_table = lines.index(next(ln for ln in lines if ln.strip() == "claims"))
+    digest = lines.index(
+        "refuted: 1 claim, each with what refutes it (the counterexample in full in --json and the report):"
+    )
+    failed = lines.index("FAILED: 1 claim(s) differ from paper_tables/expected.json:")
+    assert claims_table < digest < failed < len(lines) - 1
+    assert "  grs2011.a  n=1 alpha=1/2 bounded exact: [bold]X[/bold] breaks it" in lines
+    assert lines[-1] == "2 claims: 1 regression(s), 0 not decided (1 tested, 1 refuted)"

@@ -132,66 +132,81 @@ def errata_groups(claims: Sequence[Mapping]) -> list[tuple[str, str, list[Mappin
 # --- the digest -----------------------------------------------------------------------------------------------------
 
 
-def digest_lines(claims: Sequence[Mapping]) -> list[tuple[str, bool]]:
-    """The digest of the findings: (line, fits) pairs; a line that must fit on one terminal line is cut with ``…``
-    when printed (``fits`` True), a list of ids is wrapped (``fits`` False).
+def digest_lines(claims: Sequence[Mapping], width: int = WIDTH) -> list[str]:
+    """The digest of the findings, line by line.  A refuted claim and what refutes it take one line each (cut to
+    the terminal when printed, ending in ``…``); lists wrap between their items, so that no id is broken.
 
     >>> recs = [{"id": "a.x", "status": "refuted", "counterexample": "n=2 alpha=1/2 bounded: X breaks it",
     ...          "errata": [], "decisions": [{"alpha": "1/2", "outcome": "counterexample", "detail": "X breaks it"}]},
     ...         {"id": "a.y", "status": "refuted", "counterexample": "n=1 alpha=1: Y", "errata": [],
     ...          "decisions": [{"alpha": "1", "outcome": "counterexample"}]}]
-    >>> for line, _ in digest_lines(recs): print(line)
-    findings of 2 claims (each in full above, in --json and in the report):
-    refuted, a counterexample inside the printed class: 1 claim
+    >>> for line in digest_lines(recs): print(line)
+    refuted: 1 claim, each with what refutes it (the counterexample in full in --json and the report):
       a.x  X breaks it
-    refuted only at an end of the printed alpha range (every counterexample there): 1 claim
-      alpha = 1: a.y
+    refuted only at an end of the printed alpha range (1): alpha = 1: a.y
     no errata
     """
     from udpm.readme_block import refuted_only_at_an_end
-    from udpm.report_html import _plural, errata_summary
+    from udpm.report_html import _plural
 
-    lines: list[tuple[str, bool]] = [
-        (f"findings of {_plural(len(claims), 'claim')} (each in full above, in --json and in the report):", True)
-    ]
+    lines: list[str] = []
     refuted = [c for c in claims if c["status"] == str(Status.REFUTED)]
     ends = {c["id"]: refuted_only_at_an_end(c) for c in refuted}
     inside = [c for c in refuted if not ends[c["id"]]]
     if inside:
-        lines.append((f"refuted, a counterexample inside the printed class: {_plural(len(inside), 'claim')}", True))
-        width = max(len(c["id"]) for c in inside)
-        lines += [(f"  {c['id']:<{width}}  {refutation(c)}", True) for c in inside]
-    at_end = [c for c in refuted if ends[c["id"]]]
-    if at_end:
         lines.append(
-            (
-                "refuted only at an end of the printed alpha range (every counterexample there): "
-                + _plural(len(at_end), "claim"),
-                True,
-            )
+            f"refuted: {_plural(len(inside), 'claim')}, each with what refutes it "
+            "(the counterexample in full in --json and the report):"
         )
-        by_end: dict[str, list[str]] = {}
-        for c in at_end:
+        pad = max(len(c["id"]) for c in inside)
+        lines += [f"  {c['id']:<{pad}}  {refutation(c)}" for c in inside]
+    by_end: dict[str, list[str]] = {}
+    for c in refuted:
+        if ends[c["id"]]:
             by_end.setdefault(ends[c["id"]], []).append(c["id"])
-        lines += [(f"  alpha = {end}: {', '.join(ids)}", False) for end, ids in by_end.items()]
+    if by_end:
+        head = f"refuted only at an end of the printed alpha range ({len(refuted) - len(inside)}):"
+        groups = [
+            [f"alpha = {end}:", *(f"{cid}{',' if k < len(ids) - 1 else ';'}" for k, cid in enumerate(ids))]
+            for end, ids in by_end.items()
+        ]
+        words = [w for g in groups for w in g]
+        words[-1] = words[-1][:-1]
+        lines += _wrap(head, words, width)
     if not refuted:
-        lines.append(("no claim refuted", True))
-    partial = [c for c in claims if c["status"] == str(Status.PARTIAL)]
+        lines.append("no claim refuted")
+    partial = [c["id"] for c in claims if c["status"] == str(Status.PARTIAL)]
     if partial:
-        ids = ", ".join(c["id"] for c in partial)
-        lines.append((f"decided on part of the printed class only: {ids}", False))
-    groups = errata_groups(claims)
-    if groups:
-        lines.append(
-            (f"errata by claim and class, {errata_summary({'claims': claims})} (in full in {ERRATA_FILE}):", True)
-        )
-        per_claim: dict[str, list[str]] = {}
-        for cid, cls, entries in groups:
-            per_claim.setdefault(cid, []).append(f"{len(entries)} {cls}")
-        lines.append(("  " + "; ".join(f"{cid}: {', '.join(v)}" for cid, v in per_claim.items()), False))
+        ids = [f"{cid}," for cid in partial]
+        ids[-1] = ids[-1][:-1]
+        lines += _wrap(f"decided on part of the printed class only ({len(partial)}):", ids, width)
+    per_claim: dict[str, list[str]] = {}
+    for cid, cls, entries in errata_groups(claims):
+        per_claim.setdefault(cid, []).append(f"{len(entries)} {cls}")
+    if per_claim:
+        # wrap units: a claim id, then each of its classes with its count (never split)
+        items = []
+        for cid, v in per_claim.items():
+            items += [f"{cid}:", *(f"{x}," for x in v[:-1]), f"{v[-1]};"]
+        items[-1] = items[-1][:-1]
+        total = sum(len(c.get("errata") or []) for c in claims)
+        head = f"errata by claim and class ({_plural(total, 'erratum', 'errata')} in {_plural(len(per_claim), 'claim')}"
+        lines += _wrap(f"{head}; all in {ERRATA_FILE}):", items, width)
     else:
-        lines.append(("no errata", True))
+        lines.append("no errata")
     return lines
+
+
+def _wrap(head: str, items: Sequence[str], width: int) -> list[str]:
+    """``head`` and ``items`` (each kept whole) on lines of at most ``width``, continued with an indent."""
+    lines, line = [], head
+    for item in items:
+        if len(line) + 1 + len(item) > width and line.strip():
+            lines.append(line)
+            line = "  " + item
+        else:
+            line = f"{line} {item}"
+    return [*lines, line]
 
 
 def refutation(claim: Mapping) -> str:
@@ -219,8 +234,23 @@ def print_digest_of(claims: Sequence[Mapping], out: object | None = None) -> Non
 
     out = out or console()
     out.print()
-    for line, fits in digest_lines(claims):
-        if fits:
-            out.print(Text(line), no_wrap=True, overflow="ellipsis")
-        else:
-            out.print(Text(line))
+    for line in digest_lines(claims):
+        out.print(Text(line), no_wrap=True, overflow="ellipsis")
+
+
+# --- the verdict ----------------------------------------------------------------------------------------------------
+
+
+def verdict(claims: int, by_status: Mapping[str, int], regressions: int, undecided: int) -> str:
+    """The last line of a run: '140 claims: all as expected (26 proved, 54 verified, ...); 0 regressions', or
+    '140 claims: 1 regression(s), 0 not decided (...)'.
+
+    >>> verdict(2, {"verified": 1, "refuted": 1}, 0, 0)
+    '2 claims: all as expected (1 verified, 1 refuted); 0 regressions'
+    >>> verdict(3, {"verified": 2, "inconclusive": 1}, 0, 1)
+    '3 claims: 0 regression(s), 1 not decided (2 verified, 1 inconclusive)'
+    """
+    by = ", ".join(f"{k} {st}" for st, k in by_status.items())
+    if regressions or undecided:
+        return f"{claims} claims: {regressions} regression(s), {undecided} not decided ({by})"
+    return f"{claims} claims: all as expected ({by}); 0 regressions"
