@@ -10,7 +10,9 @@ epsilon = fl(ln 2); OpenDP's ``make_geometric`` with bounds (0, n) at the binary
 and without bounds (clamped afterwards) at scale = fl(1/ln 2).  alpha comes from udpm.adapters (a Fraction, or
 e^-r for a float parameter).  A run draws ``--draws`` outputs per count 0..n and audits them at the stated
 confidence; an alarm is a run whose verdict is not "consistent with alpha-DP and with T(n, alpha)".  The rate
-must be at most the level 1 - confidence; the record also gives the Clopper-Pearson 95% upper bound of the rate.
+must be at most the level 1 - confidence; the record also gives the Clopper-Pearson 95% upper bound of the rate
+and, where alpha is rational, an exact upper bound on the false-alarm probability itself
+(udpm.sampled_audit.false_alarm_bound: the union over the cells of each interval's exact miss probability).
 
 Defective samplers: every fixture of udpm.defect_corpus with an exact matrix, sampled exactly
 (udpm.sampled_audit.exact_sample_counts), audited at the fixture's claimed alpha.  Detected: a DP violation,
@@ -38,7 +40,13 @@ sys.path.insert(0, str(ROOT))
 
 from udpm import defect_corpus as dc  # noqa: E402
 from udpm.mechanisms import truncated_geometric  # noqa: E402
-from udpm.sampled_audit import METHOD, audit_samples, exact_sample_counts, upper_bound  # noqa: E402
+from udpm.sampled_audit import (  # noqa: E402
+    METHOD,
+    audit_samples,
+    exact_sample_counts,
+    false_alarm_bound,
+    upper_bound,
+)
 
 RESULTS = ROOT / "benchmarks" / "results" / "sampled_false_alarm.json"
 N = 3
@@ -112,6 +120,7 @@ def rate_upper(k: int, runs: int) -> str:
 
 def measure_correct(draws: int, runs: int, confidence: Fraction) -> list[dict]:
     rows = []
+    bounds: dict[Fraction, str] = {}
     for name, alpha, counts in correct_samplers(draws):
         t0 = time.perf_counter()
         dp_alarms = ref_alarms = alarms = 0
@@ -120,8 +129,15 @@ def measure_correct(draws: int, runs: int, confidence: Fraction) -> list[dict]:
             dp_alarms += not v.consistent_with_dp
             ref_alarms += not v.consistent_with_reference
             alarms += not (v.consistent_with_dp and v.consistent_with_reference)
+        bound = None
+        if isinstance(alpha, Fraction):  # T(n, alpha) rational: the false-alarm probability bounded exactly
+            if alpha not in bounds:
+                bounds[alpha] = str(false_alarm_bound(truncated_geometric(N, alpha), draws, confidence))
+            bound = bounds[alpha]
         rows.append({
             "sampler": name, "alpha": str(v.alpha), "runs": runs, "false_alarms": alarms,
+            "certified_false_alarm_bound": bound,
+            "certified_false_alarm_bound_decimal": None if bound is None else float(Fraction(bound)),
             "dp_alarms": dp_alarms, "reference_alarms": ref_alarms, "rate": alarms / runs,
             "rate_upper_95": rate_upper(alarms, runs), "seconds": round(time.perf_counter() - t0, 1),
         })  # fmt: skip

@@ -182,3 +182,26 @@ def test_benchmark_script_writes_a_record(tmp_path: Path) -> None:
     assert data["correct_samplers"][0]["sampler"].startswith("udpm exact sampler")
     assert {r["fixture"] for r in data["defective_samplers"]} == {d.key for d in dc.CORPUS}
     assert not list(tmp_path.glob("*.tmp"))
+
+
+def _exact_miss(p: F, total: int, tail: F) -> F:
+    """Pr[the interval of k ~ Bin(total, p) misses p], by summing the exact pmf over every k."""
+    out = F(0)
+    for k in range(total + 1):
+        if not sa.lower_bound(k, total, tail) <= p <= sa.upper_bound(k, total, tail):
+            out += math.comb(total, k) * p**k * (1 - p) ** (total - k)
+    return out
+
+
+@pytest.mark.parametrize("p", [F(1, 3), F(1, 20), F(9, 10)])
+def test_miss_probability_bounds_the_exact_one(p: F) -> None:
+    tail = F(1, 100)
+    exact, bound = _exact_miss(p, 30, tail), sa.miss_probability(p, 30, tail)
+    assert exact <= bound <= exact + F(1, 10**20)
+    assert exact <= 2 * tail  # Clopper-Pearson is conservative
+    assert sa.miss_probability(F(0), 30, tail) == 0 == sa.miss_probability(F(1), 30, tail)
+
+
+def test_false_alarm_bound_is_below_half_the_level() -> None:
+    b = sa.false_alarm_bound(truncated_geometric(2, "1/2"), 200, "0.9")
+    assert 0 < b <= F(1, 20)

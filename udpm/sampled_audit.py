@@ -40,7 +40,7 @@ udpm.errors.InvalidInput: counts[0][1] = -1 is not a non-negative int
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -439,6 +439,63 @@ def audit_samples(
     return SampledVerdict(METHOD, conf, ratio, name, cells, intervals, tuple(violations), outside)
 
 
+# ---------------------------------------------------------------- the false-alarm probability, bounded exactly
+
+
+def _upper(b) -> Fraction:  # b: flint.arb -> a Fraction >= every point of the ball
+    m, e = b.upper().man_exp()
+    return Fraction(int(m)) * Fraction(2) ** int(e)
+
+
+def _first(pred: Callable[[int], bool], lo: int, hi: int) -> int:
+    """The least k in lo..hi with pred(k) (pred monotone: False then True), or hi + 1."""
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        if pred(mid):
+            hi = mid - 1
+        else:
+            lo = mid + 1
+    return lo
+
+
+def miss_probability(p: Fraction, total: int, tail: Fraction) -> Fraction:
+    """An exact upper bound on Pr[the interval of k ~ Bin(total, p) misses p], for the bounds of this module.
+
+    The lower bound L(k) and the upper bound U(k) grow with k, so the interval misses p exactly when
+    k >= k1 (the least k with L(k) > p) or k <= k0 (the largest k with U(k) < p); the two binomial tails
+    are evaluated as arb balls and their upper ends taken.
+    """
+    if p in (0, 1):
+        return Fraction(0)  # k is 0 (or total) surely, and L(0) = 0, U(total) = 1
+    import flint
+
+    k1 = _first(lambda k: lower_bound(k, total, tail) > p, 0, total)
+    k0 = _first(lambda k: upper_bound(k, total, tail) >= p, 0, total) - 1
+    old = flint.ctx.prec
+    try:
+        flint.ctx.prec = 128
+        x = flint.arb(flint.fmpq(p.numerator, p.denominator))
+        above = x.beta_lower(k1, total - k1 + 1, regularized=True) if k1 <= total else flint.arb(0)
+        below = 1 - x.beta_lower(k0 + 1, total - k0, regularized=True) if k0 >= 0 else flint.arb(0)
+        return _upper(above) + _upper(below)
+    finally:
+        flint.ctx.prec = old
+
+
+def false_alarm_bound(m: Sequence[Sequence[object]], draws: int, confidence: object = CONFIDENCE) -> Fraction:
+    """An exact upper bound on the probability that :func:`audit_samples` reports anything but consistency,
+    for ``draws`` exact draws per row of the rational mechanism ``m`` audited against ``m`` itself.
+
+    The union bound over the cells of each cell's exact miss probability (:func:`miss_probability`): the
+    alarm needs some interval to miss its true value.  It is at most (1 - confidence) / 2 by construction.
+    """
+    x = stochastic(m, "mechanism")
+    conf = _confidence(confidence)
+    cells = len(x) * len(x[0])
+    tail = (1 - conf) / (TESTS * cells) / 2
+    return sum((miss_probability(p, draws, tail) for row in x for p in row), Fraction(0))
+
+
 # ---------------------------------------------------------------- exact sampling from an exact matrix
 
 
@@ -483,7 +540,9 @@ __all__ = [
     "SampledViolation",
     "audit_samples",
     "exact_sample_counts",
+    "false_alarm_bound",
     "lower_bound",
+    "miss_probability",
     "ratio_of",
     "upper_bound",
 ]
