@@ -240,3 +240,8 @@ def test_a_claim_record_without_an_id_is_one_line_and_exit_2(tmp_path, claim_rec
         assert records.main(["same", *map(str, args)]) == 2
         err = capsys.readouterr().err
         assert err == f"udpm.records: error: {bad}: claim record 0 is not an object with a string 'id'\n"
+
+
+def test_a_reference_without_claim_records_compares_nothing_and_is_refused(tmp_path, capsys):
+    assert _same(tmp_path, _doc([]), _doc([])) == 2
+    assert capsys.readouterr().err == f"udpm.records: error: {tmp_path / 'doc0.json'}: no claim records to compare\n"

@@ -8,7 +8,7 @@ documents written by filtered runs and compares the result with another run::
 
 exits 0 when the claim records of the first document equal, byte for byte (as
 canonical JSON), those of the others merged by claim id; 1 naming the first
-claims that differ; 2 for an unreadable document.
+claims that differ; 2 for an unreadable document or a reference without claim records.
 """
 
 from __future__ import annotations
@@ -68,6 +68,9 @@ def main(argv: list[str] | None = None) -> int:
         parts = merge(load(Path(p)) for p in args[2:])
     except RecordsError as exc:
         print(f"udpm.records: error: {exc}", file=sys.stderr)
+        return 2
+    if not ref:  # nothing compared is no evidence of determinism
+        print(f"udpm.records: error: {args[1]}: no claim records to compare", file=sys.stderr)
         return 2
     diff = differing(ref, parts)
     if diff:
