@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from udpm import clopper_pearson as cp
 from udpm import defect_corpus as dc
 from udpm import sampled_audit as sa
 from udpm.errors import InvalidInput
@@ -43,7 +44,7 @@ def test_extreme_counts_give_the_trivial_end() -> None:
 def test_a_wrong_proposal_is_rejected_by_the_certificate(monkeypatch: pytest.MonkeyPatch) -> None:
     """The guard: a proposal above the true quantile fails its arb certificate and is widened."""
     good = sa.lower_bound(7, 20, F(1, 200))
-    monkeypatch.setattr(sa, "_propose", lambda k, total, q, upper: 0.9)  # far above the quantile
+    monkeypatch.setattr(cp, "_propose", lambda k, total, q, upper: 0.9)  # far above the quantile
     lo = sa.lower_bound(7, 20, F(1, 200))
     assert lo < good and _tail_at_least(7, 20, lo) <= F(1, 200)
 

@@ -15,10 +15,8 @@ over the cells alone is nearly attained.)
   lower(M[i][r]) > upper(M[i'][r]) / alpha for adjacent rows i, i' (either order).
 * Consistency with the reference: every cell of it lies inside its interval.
 
-The bounds are exact rationals, rounded outward from a proposal (scipy's ``betaincinv`` when scipy is
-installed, else bisection) and each certified with python-flint's arb ball for the regularized incomplete
-beta function: a lower bound L is kept only when Pr[Bin(N, L) >= k] <= tail is proved, an upper bound U
-only when Pr[Bin(N, U) <= k] <= tail is.  The comparisons with alpha are exact (Fractions), or, for an
+The bounds are exact rationals on the outer side of the Clopper-Pearson bounds, each certified by an arb
+ball (:mod:`udpm.clopper_pearson`).  The comparisons with alpha are exact (Fractions), or, for an
 irrational alpha = e^-r (a library's float epsilon), decided by arb balls; no float decides anything.
 
 >>> audit_samples([[670, 160, 170], [330, 340, 330], [170, 165, 665]], "1/2", confidence="0.95").verdict
@@ -40,10 +38,11 @@ udpm.errors.InvalidInput: counts[0][1] = -1 is not a non-negative int
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from .clopper_pearson import MAX_PREC, START_PREC, ball, lower_bound, miss_probability, upper_bound
 from .errors import HarnessError, InvalidAlpha, InvalidInput
 from .exact_inputs import exact_alpha
 from .validate import show, stochastic
@@ -52,8 +51,6 @@ from .validate import show, stochastic
 CONFIDENCE = Fraction(95, 100)
 METHOD = "Clopper-Pearson, Bonferroni over all cells and both tests, bounds rounded outward and certified (arb)"
 TESTS = 2  # the DP-violation test and the consistency test share the level
-_PREC = 64  # arb working precision of the first try; doubled until a certificate is decided
-_MAX_PREC = 4096
 
 
 class InconclusiveSample(HarnessError):
@@ -77,13 +74,18 @@ class Ratio:
         shown = repr(float(self.rate)) if Fraction(float(self.rate)) == self.rate else str(self.rate)
         return f"e^-{shown}"
 
-    def ball(self, prec: int):  # -> flint.arb
+    def ball(self, prec: int):  # -> flint.arb, computed at ``prec`` bits
         import flint
 
         if self.value is not None:
-            return flint.arb(flint.fmpq(self.value.numerator, self.value.denominator))
+            return ball(self.value, prec)
         assert self.rate is not None
-        return (-flint.arb(flint.fmpq(self.rate.numerator, self.rate.denominator))).exp()
+        old = flint.ctx.prec
+        try:
+            flint.ctx.prec = prec
+            return (-ball(self.rate, prec)).exp()
+        finally:
+            flint.ctx.prec = old
 
     def exceeds(self, x: Fraction) -> bool:
         """alpha > x, exactly (e^-r is irrational, so it never equals a rational x)."""
@@ -117,76 +119,6 @@ def ratio_of(alpha: object = None, eps: object = None) -> Ratio:
         if isinstance(alpha, sympy.Rational):
             alpha = Fraction(int(alpha.p), int(alpha.q))
     return Ratio(value=exact_alpha(alpha, eps))
-
-
-# ---------------------------------------------------------------- certified Clopper-Pearson bounds
-
-
-def _tail_ball(k: int, total: int, p: Fraction, prec: int):  # -> flint.arb: Pr[Bin(total, p) >= k], k >= 1
-    import flint
-
-    old = flint.ctx.prec
-    try:
-        flint.ctx.prec = prec
-        return flint.arb(flint.fmpq(p.numerator, p.denominator)).beta_lower(k, total - k + 1, regularized=True)
-    finally:
-        flint.ctx.prec = old
-
-
-def _at_least(k: int, total: int, p: Fraction, tail: Fraction) -> bool | None:
-    """Is Pr[Bin(total, p) >= k] <= tail (True), > tail (False), or undecided at every precision (None)?"""
-    import flint
-
-    t = flint.arb(flint.fmpq(tail.numerator, tail.denominator))
-    prec = _PREC
-    while prec <= _MAX_PREC:
-        b = _tail_ball(k, total, p, prec)
-        if b <= t:
-            return True
-        if b > t:
-            return False
-        prec *= 2
-    return None  # pragma: no cover (equality at a dyadic p: not met by the outward proposals)
-
-
-def _propose(k: int, total: int, q: float, upper: bool) -> float:
-    """A float near the p with Pr[Bin(total, p) >= k] = q (the Beta(k, total - k + 1) quantile)."""
-    try:
-        from scipy.special import betaincinv
-    except ImportError:  # bisection on the certified function; slower, same answer after certification
-        lo, hi = Fraction(0), Fraction(1)
-        for _ in range(60):
-            mid = (lo + hi) / 2
-            if _at_least(k, total, mid, Fraction(q)):
-                lo = mid
-            else:
-                hi = mid
-        return float(hi if upper else lo)
-    return float(betaincinv(k, total - k + 1, q))
-
-
-def lower_bound(k: int, total: int, tail: Fraction) -> Fraction:
-    """A rational L <= the Clopper-Pearson lower bound (one-sided level ``tail``), certified by arb."""
-    if k == 0:
-        return Fraction(0)
-    x = _propose(k, total, float(tail), upper=False)
-    for shift in (2**-30, 2**-20, 2**-10, 2**-4, 1.0):
-        cand = Fraction(x * (1 - shift))  # a float proposal, rounded down; the certificate decides
-        if cand <= 0:
-            return Fraction(0)
-        if _at_least(k, total, cand, tail):
-            return cand
-    return Fraction(0)  # pragma: no cover (shift 1 gives 0 above)
-
-
-def upper_bound(k: int, total: int, tail: Fraction) -> Fraction:
-    """A rational U >= the Clopper-Pearson upper bound (one-sided level ``tail``), certified by arb.
-
-    Pr[Bin(N, U) <= k] <= tail is Pr[Bin(N, 1 - U) >= N - k] <= tail: the lower bound of the complement.
-    """
-    if k == total:
-        return Fraction(1)
-    return 1 - lower_bound(total - k, total, tail)
 
 
 # ---------------------------------------------------------------- the verdict
@@ -349,12 +281,9 @@ def _t_entry_ball(n: int, i: int, j: int, a, prec: int):  # -> flint.arb: T(n, a
 def _inside(cell: CellInterval, value: Fraction | None, n: int, ratio: Ratio) -> bool:
     if value is not None:
         return cell.lower <= value <= cell.upper
-    import flint
-
-    lo = flint.arb(flint.fmpq(cell.lower.numerator, cell.lower.denominator))
-    hi = flint.arb(flint.fmpq(cell.upper.numerator, cell.upper.denominator))
-    prec = _PREC
-    while prec <= _MAX_PREC:
+    prec = START_PREC
+    while prec <= MAX_PREC:
+        lo, hi = ball(cell.lower, prec), ball(cell.upper, prec)
         b = _t_entry_ball(n, cell.row, cell.column, ratio.ball(prec), prec)
         if b < lo or b > hi:
             return False
@@ -440,46 +369,6 @@ def audit_samples(
 
 
 # ---------------------------------------------------------------- the false-alarm probability, bounded exactly
-
-
-def _upper(b) -> Fraction:  # b: flint.arb -> a Fraction >= every point of the ball
-    m, e = b.upper().man_exp()
-    return Fraction(int(m)) * Fraction(2) ** int(e)
-
-
-def _first(pred: Callable[[int], bool], lo: int, hi: int) -> int:
-    """The least k in lo..hi with pred(k) (pred monotone: False then True), or hi + 1."""
-    while lo <= hi:
-        mid = (lo + hi) // 2
-        if pred(mid):
-            hi = mid - 1
-        else:
-            lo = mid + 1
-    return lo
-
-
-def miss_probability(p: Fraction, total: int, tail: Fraction) -> Fraction:
-    """An exact upper bound on Pr[the interval of k ~ Bin(total, p) misses p], for the bounds of this module.
-
-    The lower bound L(k) and the upper bound U(k) grow with k, so the interval misses p exactly when
-    k >= k1 (the least k with L(k) > p) or k <= k0 (the largest k with U(k) < p); the two binomial tails
-    are evaluated as arb balls and their upper ends taken.
-    """
-    if p in (0, 1):
-        return Fraction(0)  # k is 0 (or total) surely, and L(0) = 0, U(total) = 1
-    import flint
-
-    k1 = _first(lambda k: lower_bound(k, total, tail) > p, 0, total)
-    k0 = _first(lambda k: upper_bound(k, total, tail) >= p, 0, total) - 1
-    old = flint.ctx.prec
-    try:
-        flint.ctx.prec = 128
-        x = flint.arb(flint.fmpq(p.numerator, p.denominator))
-        above = x.beta_lower(k1, total - k1 + 1, regularized=True) if k1 <= total else flint.arb(0)
-        below = 1 - x.beta_lower(k0 + 1, total - k0, regularized=True) if k0 >= 0 else flint.arb(0)
-        return _upper(above) + _upper(below)
-    finally:
-        flint.ctx.prec = old
 
 
 def false_alarm_bound(m: Sequence[Sequence[object]], draws: int, confidence: object = CONFIDENCE) -> Fraction:
