@@ -28,6 +28,12 @@ def _checks_loaded():
         load_checkers()
 
 
+@pytest.fixture(autouse=True)
+def _own_cache(tmp_path, monkeypatch):
+    """Each test's default cache is its own (never the checkout's .udpm-cache/)."""
+    monkeypatch.setenv("UDPM_CACHE", str(tmp_path / "default-cache"))
+
+
 def test_the_entry_point_names_the_plugin():
     assert [ep.value for ep in ENTRY_POINT] == ["udpm.pytest_plugin"]
 
@@ -73,6 +79,50 @@ def test_an_inconclusive_claim_is_skipped_with_its_reason(pytester):
     result.stdout.fnmatch_lines(["SKIPPED*inconclusive: no answer within the bound*"])
 
 
+def test_skip_reasons_are_shown_without_asking(pytester):
+    result = pytester.runpytest(*LOAD, "--udpm", "grs2011.ex2.2", "--udpm-claim-timeout", "0.0001", "--udpm-no-cache")
+    result.assert_outcomes(skipped=1)
+    result.stdout.fnmatch_lines(
+        ["*udpm: claims not decided (skipped, never a pass)*", "grs2011.ex2.2: *inconclusive: no answer within*"]
+    )
+
+
+def test_the_cache_decides_a_claim_once(pytester, tmp_path):
+    cache = tmp_path / "cache"
+    first = pytester.runpytest(*LOAD, "--udpm", FAST, "--udpm-cache-dir", str(cache))
+    first.assert_outcomes(passed=1)
+    first.stdout.fnmatch_lines([f"udpm: cache {cache}; in process", f"udpm: cache {cache}: 0 task(s) reused, * stored"])
+    again = pytester.runpytest(*LOAD, "--udpm", FAST, "--udpm-cache-dir", str(cache))
+    again.assert_outcomes(passed=1)
+    again.stdout.fnmatch_lines([f"udpm: cache {cache}: 1 task(s) reused, 0 stored"])
+    off = pytester.runpytest(*LOAD, "--udpm", FAST, "--udpm-no-cache")
+    off.assert_outcomes(passed=1)
+    assert "task(s) reused" not in off.stdout.str() and "udpm: no cache; in process" in off.stdout.str()
+
+
+def test_udpm_jobs_decides_the_claims_on_the_executor(pytester, monkeypatch):
+    import udpm.executor
+
+    calls = []
+    real = udpm.executor.run
+
+    def spy(order, ctx, **kwargs):
+        calls.append((list(order), kwargs.get("jobs")))
+        return real(order, ctx, **{**kwargs, "jobs": 1})  # the cluster itself is tested in test_dask_cluster.py
+
+    monkeypatch.setattr(udpm.executor, "run", spy)
+    result = pytester.runpytest(*LOAD, "--udpm", FAST, "--udpm", "gs2010.def1", "--udpm-jobs", "2", "-v")
+    result.assert_outcomes(passed=2)
+    result.stdout.fnmatch_lines(["udpm: * 2 Dask workers"])
+    assert len(calls) == 1 and calls[0][1] == 2 and {FAST, "gs2010.def1"} <= set(calls[0][0])
+
+
+def test_under_pytest_xdist_each_worker_decides_its_own_claims(pytester):
+    pytest.importorskip("xdist")
+    result = pytester.runpytest_subprocess(*LOAD, "--udpm", FAST, "--udpm", "gs2010.def1", "-n", "2")
+    result.assert_outcomes(passed=2)
+
+
 def test_a_check_module_that_cannot_be_imported_fails_every_claim_with_one_line(pytester, monkeypatch):
     import udpm.claims
 
@@ -110,6 +160,7 @@ def test_without_golden_expectations_refuted_fails_and_proved_passes():
         (["--udpm", "nope.*"], "--udpm: no claim matches 'nope.*'"),
         (["--udpm", FAST, "--udpm-expected", "missing.json"], "--udpm-expected missing.json: no such file"),
         (["--udpm", FAST, "--udpm-claim-timeout", "0"], "--udpm-claim-timeout must be > 0"),
+        (["--udpm", FAST, "--udpm-jobs", "0"], "--udpm-jobs must be >= 1"),
     ],
 )
 def test_bad_options_are_usage_errors(pytester, args, message):

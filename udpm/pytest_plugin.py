@@ -5,6 +5,7 @@ Installed with the harness (entry point ``pytest11``, name ``udpm``)::
     pytest --udpm 'grs2011.*'                  # those claims only, one item per claim, node id = the claim id
     pytest tests/ --udpm 'gs2010.thm2'         # your own tests, plus that claim
     pytest --udpm 'gs2010.*' --udpm-expected none
+    pytest --udpm '*' --udpm-jobs 4            # the checks' tasks on a Dask LocalCluster of 4 workers
 
 Without ``--udpm`` the plugin does nothing at all (the harness's own test suite loads it too).  With
 ``--udpm`` and no test paths on the command line, only the claims are collected; with paths, the claims
@@ -26,8 +27,16 @@ one ``reproduce.py --junit`` gives the claim (:func:`udpm.junit.verdict`):
   claim is refuted (with the counterexample), errored, or has an unclassified erratum.
 
 In both cases a failure is the one-line reason; an inconclusive claim (a timeout, a solver's unknown)
-or a pending one is *skipped* with its reason, never a pass.  The status, evidence and scope are
-attached to each item as ``user_properties`` (so they reach ``pytest --junitxml``).
+or a pending one is *skipped* with its reason, never a pass, and the terminal summary lists every
+skipped claim with its reason (no ``-rs`` needed).  The status, evidence and scope are attached to each
+item as ``user_properties`` (so they reach ``pytest --junitxml``).
+
+**Where the checks run.**  Through :func:`udpm.executor.run`, as ``reproduce.py`` runs them: with the
+cache of decided tasks (``--udpm-cache-dir``, default ``.udpm-cache/`` or ``$UDPM_CACHE``, off in CI
+unless given, ``--udpm-no-cache``), so that a claim decided before is read back, not decided again.
+With ``--udpm-jobs N`` (N > 1) every chosen claim is decided on a Dask LocalCluster of N workers when
+the first item runs; the items then report the verdicts.  Under pytest-xdist each worker decides its
+own items' claims (and their dependencies) in its own process, serially, sharing the cache.
 """
 
 from __future__ import annotations
@@ -58,6 +67,20 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="golden expectations the claims must equal (default: paper_tables/expected.json of the harness "
         "when present); 'none': pass unless refuted, error, inconclusive or pending",
     )
+    group.addoption(
+        "--udpm-jobs",
+        type=int,
+        default=1,
+        metavar="N",
+        help="decide the chosen claims on a Dask LocalCluster of N workers (default 1: one by one, in process)",
+    )
+    group.addoption(
+        "--udpm-cache-dir",
+        type=Path,
+        metavar="DIR",
+        help="cache of decided tasks (default .udpm-cache/ or $UDPM_CACHE; off in CI unless given)",
+    )
+    group.addoption("--udpm-no-cache", action="store_true", help="neither read nor write the cache of decided tasks")
     group.addoption(
         "--udpm-claim-timeout",
         type=float,
@@ -90,7 +113,14 @@ class ClaimsPlugin:
         timeout = config.getoption("udpm_claim_timeout")
         if timeout <= 0:
             raise pytest.UsageError("--udpm-claim-timeout must be > 0")
-        self.runner = ClaimRunner(Context(quick=True, claim_timeout=timeout), self.stored)
+        jobs = config.getoption("udpm_jobs")
+        if jobs < 1:
+            raise pytest.UsageError("--udpm-jobs must be >= 1")
+        if hasattr(config, "workerinput"):  # a pytest-xdist worker: its items only, in its own process
+            jobs = 1
+        cache = self._cache(config.getoption("udpm_cache_dir"), config.getoption("udpm_no_cache"))
+        self.runner = ClaimRunner(Context(quick=True, claim_timeout=timeout), self.stored, cache=cache, jobs=jobs)
+        self.skipped: list[tuple[str, str]] = []
         # `pytest --udpm X` alone runs the claims only; `pytest PATHS --udpm X` adds them to those tests.
         self.claims_only = config.args_source is not pytest.Config.ArgsSource.ARGS
 
@@ -108,8 +138,40 @@ class ClaimsPlugin:
                 raise HarnessError(f"--udpm-expected {option}: no such file")
         return str(path), expectations.load(path)
 
-    def pytest_report_header(self) -> str:
-        return f"udpm: {len(self.ids)} claim(s), golden expectations: {self.golden}"
+    @staticmethod
+    def _cache(directory: Path | None, off: bool) -> object:
+        from .cache import Cache, default_dir, in_ci
+
+        if off or (directory is None and in_ci()):
+            return None
+        return Cache(directory or default_dir())
+
+    def pytest_report_header(self) -> list[str]:
+        cache = self.runner.cache
+        where = f"cache {cache.root}" if cache is not None else "no cache"
+        jobs = f"{self.runner.jobs} Dask workers" if self.runner.jobs > 1 else "in process"
+        return [f"udpm: {len(self.ids)} claim(s), golden expectations: {self.golden}", f"udpm: {where}; {jobs}"]
+
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        # what --udpm-jobs decides at once: the claims that survived -k / -m
+        self.runner.batch = [item.name for item in session.items if isinstance(item, ClaimItem)]
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if report.skipped and report.nodeid in self.ids and isinstance(report.longrepr, tuple):
+            self.skipped.append((report.nodeid, str(report.longrepr[2]).removeprefix("Skipped: ")))
+
+    def pytest_terminal_summary(self, terminalreporter: object) -> None:
+        """The skipped claims with their reasons (never a pass), and what the cache gave."""
+        write = terminalreporter.write_line
+        if self.skipped:
+            terminalreporter.section("udpm: claims not decided (skipped, never a pass)")
+            for cid, why in self.skipped:
+                write(f"{cid}: {why}")
+        cache = self.runner.cache
+        if cache is not None and (cache.hits or cache.writes or cache.problems):
+            for line in cache.problems:
+                write(f"udpm: {line}")
+            write(f"udpm: cache {cache.root}: {cache.hits} task(s) reused, {cache.writes} stored")
 
     def pytest_ignore_collect(self, collection_path: Path) -> bool | None:
         return True if self.claims_only else None
@@ -123,10 +185,12 @@ class ClaimsPlugin:
 
 
 class ClaimRunner:
-    """Runs claims on demand, each check once per session, dependencies first."""
+    """Runs claims on demand through the executor, each check once per session, dependencies first; with
+    ``jobs`` > 1, every claim of ``batch`` at the first request."""
 
-    def __init__(self, ctx: object, stored: dict | None) -> None:
-        self.ctx, self.stored = ctx, stored
+    def __init__(self, ctx: object, stored: dict | None, *, cache: object = None, jobs: int = 1) -> None:
+        self.ctx, self.stored, self.cache, self.jobs = ctx, stored, cache, jobs
+        self.batch: list[str] = []
         self.found: dict[str, object] = {}
         self.loaded = False
         self.unloadable: str | None = None  # why the check modules could not be imported, if they could not
@@ -147,15 +211,21 @@ class ClaimRunner:
         """('pass' | 'failure' | 'error' | 'skipped', the one-line reason, the claim's Result or None)."""
         from types import SimpleNamespace
 
-        from .claims import catalog, dependency_order, run_check
+        from .claims import catalog, dependency_order
+        from .executor import run as execute
         from .shards import judge_in_order
 
         if self.load():
             return "error", self.unloadable, None
         order = dependency_order([cid])
-        for dep in order:
-            if dep not in self.found:
-                self.found[dep] = run_check(dep, self.ctx)[0]
+        wanted = dependency_order(list(dict.fromkeys([*self.batch, cid]))) if self.jobs > 1 else order
+        missing = [dep for dep in wanted if dep not in self.found]
+        if missing:
+            try:
+                found = execute(missing, self.ctx, jobs=self.jobs if len(missing) > 1 else 1, cache=self.cache)
+            except HarnessError as exc:
+                return "error", f"the checks could not run: {exc}", None
+            self.found.update({dep: f for dep, (f, _) in found.items()})
         result = judge_in_order(order, self.found)[cid]
         problems = decide(cid, result, self.stored)
         from .junit import verdict
