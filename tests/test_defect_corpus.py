@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from udpm import defect_corpus as dc
+from udpm import defect_mechanisms as dm
 from udpm.mechanisms import truncated_geometric
 from udpm.questions import is_private
 from udpm.validate import stochastic
@@ -64,8 +65,8 @@ def test_rounded_laplace_closed_form_matches_the_integral() -> None:
     from udpm.mechanisms import rounded_laplace_pmf
 
     for k in (0, 1, -2):
-        assert rounded_laplace_pmf(k, F(1, 4)) == dc.rounded_laplace_quarter(k)
-    assert dc.rounded_laplace_quarter_tail(1) == 1 - dc.rounded_laplace_quarter_tail(0)
+        assert rounded_laplace_pmf(k, F(1, 4)) == dm.rounded_laplace_quarter(k)
+    assert dm.rounded_laplace_quarter_tail(1) == 1 - dm.rounded_laplace_quarter_tail(0)
 
 
 def test_folded_matrix_matches_diffprivlibs_fold() -> None:
@@ -73,7 +74,7 @@ def test_folded_matrix_matches_diffprivlibs_fold() -> None:
     mech = pytest.importorskip("diffprivlib.mechanisms")
     g = mech.GeometricFolded(epsilon=math.log(2), lower=-0.5, upper=3.5)
     a = F(1, 2)
-    exact = dc.folded_geometric(3, a)
+    exact = dm.folded_geometric(3, a)
     for i in range(4):
         row = [F(0)] * 4
         for k in range(-80, 81):
@@ -92,24 +93,24 @@ def test_folded_fixture_is_consistent_with_diffprivlibs_sampler() -> None:
     for i in range(4):
         for _ in range(1500):
             counts[i][g.randomise(i)] += 1
-    v = audit_samples(counts, eps=math.log(2), confidence="0.99", reference=dc.folded_geometric(3, F(1, 2)))
+    v = audit_samples(counts, eps=math.log(2), confidence="0.99", reference=dm.folded_geometric(3, F(1, 2)))
     assert v.consistent_with_dp and v.consistent_with_reference
 
 
 def test_enumeration_is_exact_and_checks_the_bits_drawn() -> None:
-    m = dc.enumerated_matrix(lambda i, bits: min(i + bits(2) // 2, 2), 1, 2, outputs=3)
+    m = dm.enumerated_matrix(lambda i, bits: min(i + bits(2) // 2, 2), 1, 2, outputs=3)
     assert m == [[F(1, 2), F(1, 2), F(0)], [F(0), F(1, 2), F(1, 2)]]
     with pytest.raises(ValueError, match="drew"):
-        dc.enumerated_matrix(lambda i, bits: bits(2) + bits(2), 1, 2)
+        dm.enumerated_matrix(lambda i, bits: bits(2) + bits(2), 1, 2)
     with pytest.raises(ValueError, match="drew"):
-        dc.enumerated_matrix(lambda i, bits: i, 1, 2)
+        dm.enumerated_matrix(lambda i, bits: i, 1, 2)
     with pytest.raises(ValueError, match="outside the outputs"):
-        dc.enumerated_matrix(lambda i, bits: min(i + bits(2) // 2, 2), 1, 2)
+        dm.enumerated_matrix(lambda i, bits: min(i + bits(2) // 2, 2), 1, 2)
 
 
 def test_the_textbook_sampler_has_holes() -> None:
     m = dc.CORPUS_BY_KEY["textbook-float-sampler"].matrix()
-    assert all(v.denominator <= 2**dc.MIRONOV_BITS for r in m for v in r)
+    assert all(v.denominator <= 2**dm.MIRONOV_BITS for r in m for v in r)
     assert m[0][4] == 0 < m[1][4]  # reachable from count 1, not from count 0
 
 
