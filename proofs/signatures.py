@@ -54,7 +54,6 @@ from udpm.signatures import (
     zero_columns,
 )
 from udpm.smt import decide, fresh_context, premise_witness
-from udpm.variants import false_variant
 
 F = Fraction
 SYMBOLIC_ALPHA = "symbolic alpha in (0,1)"
@@ -475,34 +474,3 @@ def lemma_5_4(ctx: Context, alpha_max_inclusive: bool = False) -> Findings:
             rec.value(**{f"binding set of {s}": ", ".join(sorted(b)) or "none" for s, b in table.items()})
     rec.note("entrywise: each symbol fixes a distinct local binding set, z3 unsat for symbolic alpha")
     return rec
-
-
-# --- false variants of the grs2009 .strict claims -------------------------------------------------
-# Registered beside their checks (udpm.variants; the printed claims' variants are proofs/false_variants/grs2009.py).
-
-_HALF = F(1, 2)
-
-
-@false_variant("grs2009.lemma5.5.strict", "hypothesis", "Lemma 5.5 also for optimal vertices of priors with zeros")
-def _lemma55_strict_full_support(ctx: Context) -> Findings:
-    return grs2009_lemma_5_5_strict(ctx, plan={_HALF: 3}, full_support=False)
-
-
-@false_variant("grs2009.lemma5.6.strict", "hypothesis", "Lemma 5.6 also for optimal vertices of priors with zeros")
-def _lemma56_strict_full_support(ctx: Context) -> Findings:
-    return grs2009_lemma_5_6_strict(ctx, plan={_HALF: 3}, full_support=False)
-
-
-@false_variant("grs2009.cor5.7.strict", "hypothesis", "Corollary 5.7 also for monotone losses with ties")
-def _cor57_strict_nonstrict(ctx: Context) -> Findings:
-    return grs2009_corollary_5_7_strict(ctx, plan={_HALF: 3}, strict=False)
-
-
-@false_variant("grs2009.lemma5.8.strict", "direction", "s < z (not s = z) at optimal vertices")
-def _lemma58_strict_less(ctx: Context) -> Findings:
-    return grs2009_lemma_5_8_strict(ctx, plan={_HALF: 2}, negation=lambda e: e.n_slack() >= e.n_zero_cols())
-
-
-@false_variant("grs2009.lemma5.9.strict", "hypothesis", "Lemma 5.9 also for optimal vertices of priors with zeros")
-def _lemma59_strict_full_support(ctx: Context) -> Findings:
-    return grs2009_lemma_5_9_strict(ctx, plan={_HALF: 3}, full_support=False)

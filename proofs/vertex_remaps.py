@@ -56,7 +56,6 @@ from udpm.signatures import (
     signature,
 )
 from udpm.smt import decide, fresh_context, model_value
-from udpm.variants import false_variant
 
 F = Fraction
 ALPHAS = (F(1, 2), F(1, 3), F(2, 3), F(1, 10), F(9, 10))
@@ -446,16 +445,3 @@ def grs2009_lemma_5_10(
         "column of every interval remap of T as a bounded cross-check of the stated pattern"
     )
     return rec
-
-
-@false_variant("grs2009.lemma5.11.strict", "object", "i+S_(i-1)..i+S_i go to the i-th non-Z column from the right")
-def _lemma511_strict_reversed(ctx: Context) -> Findings:
-    """A false variant of the .strict claim, registered beside its check (udpm.variants)."""
-
-    def reversed_targets(sig: Signature) -> list[int]:
-        m = grs2009_remap(sig)
-        cols = sorted(set(m))
-        flip = dict(zip(cols, reversed(cols)))
-        return [flip[c] for c in m]
-
-    return grs2009_lemma_5_11_strict(ctx, remap=reversed_targets)

@@ -35,3 +35,13 @@ def test_the_sensitivity_table_lists_every_variant_refuted():
     rows = json.loads(SENSITIVITY.read_text(encoding="utf-8"))["variants"]
     assert [(r["claim"], r["variant"]) for r in rows] == [(v.claim, v.statement) for v in VARIANTS]
     assert all(r["refuted"] for r in rows)
+
+
+def test_a_bad_argument_is_one_line_and_exit_2_before_any_variant_runs(tmp_path, capsys):
+    from udpm.variants import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(["--help-me"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert err.strip().splitlines() == ["python -m udpm.variants: error: unrecognized arguments: --help-me"]

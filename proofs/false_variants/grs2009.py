@@ -268,3 +268,54 @@ def _ex21_corrected_constant(ctx: Context) -> Findings:
     from proofs.geometric import a
 
     return restrict("grs2009.ex2.1.corrected", ga.example_2_1(ctx, pmf=lambda d: (1 - a) / (2 + a) * a ** sp.Abs(d)))
+
+
+# ---------------------------------------------------------------- the .strict claims (Lemmas 5.5-5.11 under footnote 3)
+
+
+@false_variant("grs2009.lemma5.5.strict", "hypothesis", "Lemma 5.5 also for optimal vertices of priors with zeros")
+def _lemma55_strict_full_support(ctx: Context) -> Findings:
+    from proofs.signatures import grs2009_lemma_5_5_strict
+
+    return grs2009_lemma_5_5_strict(ctx, plan={HALF: 3}, full_support=False)
+
+
+@false_variant("grs2009.lemma5.6.strict", "hypothesis", "Lemma 5.6 also for optimal vertices of priors with zeros")
+def _lemma56_strict_full_support(ctx: Context) -> Findings:
+    from proofs.signatures import grs2009_lemma_5_6_strict
+
+    return grs2009_lemma_5_6_strict(ctx, plan={HALF: 3}, full_support=False)
+
+
+@false_variant("grs2009.cor5.7.strict", "hypothesis", "Corollary 5.7 also for monotone losses with ties")
+def _cor57_strict_nonstrict(ctx: Context) -> Findings:
+    from proofs.signatures import grs2009_corollary_5_7_strict
+
+    return grs2009_corollary_5_7_strict(ctx, plan={HALF: 3}, strict=False)
+
+
+@false_variant("grs2009.lemma5.8.strict", "direction", "s < z (not s = z) at optimal vertices")
+def _lemma58_strict_less(ctx: Context) -> Findings:
+    from proofs.signatures import grs2009_lemma_5_8_strict
+
+    return grs2009_lemma_5_8_strict(ctx, plan={HALF: 2}, negation=lambda e: e.n_slack() >= e.n_zero_cols())
+
+
+@false_variant("grs2009.lemma5.9.strict", "hypothesis", "Lemma 5.9 also for optimal vertices of priors with zeros")
+def _lemma59_strict_full_support(ctx: Context) -> Findings:
+    from proofs.signatures import grs2009_lemma_5_9_strict
+
+    return grs2009_lemma_5_9_strict(ctx, plan={HALF: 3}, full_support=False)
+
+
+@false_variant("grs2009.lemma5.11.strict", "object", "i+S_(i-1)..i+S_i go to the i-th non-Z column from the right")
+def _lemma511_strict_reversed(ctx: Context) -> Findings:
+    from proofs.vertex_remaps import grs2009_lemma_5_11_strict, grs2009_remap
+
+    def reversed_targets(sig: list[list[str]]) -> list[int]:
+        m = grs2009_remap(sig)
+        cols = sorted(set(m))
+        flip = dict(zip(cols, reversed(cols)))
+        return [flip[c] for c in m]
+
+    return grs2009_lemma_5_11_strict(ctx, remap=reversed_targets)
