@@ -67,16 +67,44 @@ def test_verdict_order_error_before_failure_inconclusive_is_never_a_failure():
     assert verdict(outcome("a.b", Status.VERIFIED, ["status verified, expected proved"]))[0] == "failure"
 
 
-def test_annotations_only_on_github_actions_and_name_the_claim_and_file():
+def test_annotations_only_on_github_actions_and_point_at_the_checks_source():
     lines: list[str] = []
     stream = NS(write=lambda s: lines.append(s), flush=lambda: None)
     assert emit(SYNTHETIC, stream=stream, env={}) == 0 and not lines
     assert emit(SYNTHETIC, stream=stream, env={"GITHUB_ACTIONS": "true"}) == 3
     text = "".join(lines)
-    assert "::error file=paper_tables/printed/grs2011.json,line=" in text and "title=grs2011.fig1b::" in text
-    assert "::error file=paper_tables/printed/gs2010.json" in text and "title=gs2010.lemma3" in text
-    assert "::warning file=paper_tables/printed/gs2010.json" in text and "title=gs2010.thm2" in text
+    assert "::error file=experiments/grs2011.py,line=" in text and "title=grs2011.fig1b::" in text
+    assert "::error file=proofs/" in text and "title=gs2010.lemma3" in text
+    assert "::warning file=proofs/" in text and "title=gs2010.thm2" in text
+    assert ".json" not in text  # never a transcription or a results file
     assert annotation(SYNTHETIC[0]) is None
+
+
+@pytest.mark.parametrize("cid", ["grs2011.fig1b", "gs2010.lemma3", "zlcn2013.lemma1.corrected"])
+def test_an_annotation_is_at_the_line_of_the_function_that_checks_the_claim(cid):
+    import inspect
+
+    from udpm.claims import catalog, load_checkers
+
+    checks = load_checkers()
+    fn = checks[cid]
+    if getattr(fn, "restricts", None):  # a restricted claim: the printed claim's check decides it
+        fn = checks[catalog()[cid].restates]
+    source = Path(inspect.getsourcefile(fn)).resolve().relative_to(ROOT).as_posix()
+    first = inspect.getsourcelines(fn)[1]
+    line = annotation(outcome(cid, Status.TESTED, [f"{cid}: status tested != expected proved"]))
+    head, message = line.split("::")[1:]
+    props = dict(p.split("=", 1) for p in head.split(" ", 1)[1].split(","))
+    assert props["file"] == source and props["title"] == cid
+    assert int(props["line"]) == first and source.startswith(("proofs/", "experiments/"))
+    lines = (ROOT / source).read_text().splitlines()[first - 1 : first + 3]
+    assert any(ln.lstrip().startswith("def ") for ln in lines)
+    assert message == "status tested != expected proved"  # the claim is named once, in the title
+
+
+def test_a_claim_without_a_check_has_no_file():
+    line = annotation(outcome("nope.unknown", Status.ERROR, ["nope.unknown: status error: no check"]))
+    assert line == "::error title=nope.unknown::status error: no check"
 
 
 def run(*args: str, cwd: Path = ROOT, env: dict | None = None) -> subprocess.CompletedProcess:

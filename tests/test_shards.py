@@ -139,9 +139,12 @@ def test_two_shards_merged_equal_a_serial_run_byte_for_byte(tmp_path):
         path.write_text(json.dumps(d, indent=1, ensure_ascii=False) + "\n")
         assert d["metadata"] == docs[serial]["metadata"]
 
-    proc = reproduce("merge", two, one, "--json", merged)
+    junit = tmp_path / "merged.xml"
+    proc = reproduce("merge", two, one, "--json", merged, "--junit", junit)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "merged 4 claim records from 2 documents" in proc.stdout
+    assert proc.stdout.splitlines()[-1].startswith("4 claims: all as expected (")
+    assert junit.read_text().count("<testcase ") == 4
     out = json.loads(merged.read_text())
     jsonschema.Draft202012Validator(schema).validate(out)
     assert [canonical(r) for r in out["claims"]] == [canonical(r) for r in docs[serial]["claims"]]
@@ -157,7 +160,7 @@ def test_two_shards_merged_equal_a_serial_run_byte_for_byte(tmp_path):
     bumped["metadata"]["harness_version"] = "9.9"
     (tmp_path / "bumped.json").write_text(json.dumps(bumped))
     proc = subprocess.run(
-        [sys.executable, "-m", "udpm.shards", "merge", str(one), str(tmp_path / "bumped.json")],
+        [sys.executable, "-m", "udpm.shards", "merge", str(one), str(tmp_path / "bumped.json"), "--json", "y.json"],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -169,5 +172,71 @@ def test_two_shards_merged_equal_a_serial_run_byte_for_byte(tmp_path):
 def test_merge_usage_and_unreadable_documents_exit_2(tmp_path):
     assert shards.main([]) == 2
     (tmp_path / "bad.json").write_text("{")
-    assert shards.main(["merge", str(tmp_path / "bad.json")]) == 2
-    assert shards.main(["merge", str(tmp_path / "missing.json")]) == 2
+    out = str(tmp_path / "out.json")
+    assert shards.main(["merge", str(tmp_path / "bad.json"), "--json", out]) == 2
+    assert shards.main(["merge", str(tmp_path / "missing.json"), "--json", out]) == 2
+
+
+def full_doc(*claims: tuple[str, str, list[str]], shard: tuple[int, int] | None = None) -> dict:
+    """A document whose records carry what the JUnit writer and the verdict read."""
+    out = doc(*(cid for cid, _, _ in claims), shard=shard)
+    for rec, (_, status, problems) in zip(out["claims"], claims, strict=True):
+        rec.update(status=status, problems=problems, where="Theorem 1", statement="s", notes="", evidence="bounded")
+        rec["scope"] = "alpha=1/2: n<=3"
+    return out
+
+
+@pytest.fixture
+def merge_files(tmp_path, monkeypatch):
+    """Write documents; the schema check is udpm.report's own business (tested with real runs above)."""
+    import udpm.report
+
+    monkeypatch.setattr(udpm.report, "schema_problems", lambda doc: [])
+
+    def write(*docs: dict) -> list[str]:
+        paths = []
+        for k, d in enumerate(docs):
+            (tmp_path / f"d{k}.json").write_text(json.dumps(d))
+            paths.append(str(tmp_path / f"d{k}.json"))
+        return paths
+
+    return write
+
+
+def test_merge_writes_junit_and_ends_in_a_verdict_line(tmp_path, merge_files, capsys):
+    paths = merge_files(
+        full_doc(("grs2011.ex2.1", "proved", []), shard=(1, 2)), full_doc(("gs2010.appB", "refuted", []), shard=(2, 2))
+    )
+    junit = tmp_path / "all.xml"
+    assert shards.main(["merge", *paths, "--junit", str(junit)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-1] == "2 claims: all as expected (1 proved, 1 refuted); 0 regressions"
+    xml = junit.read_text()
+    assert xml.count("<testcase ") == 2 and 'name="gs2010.appB"' in xml and "<failure" not in xml
+
+
+def test_merge_names_the_regressions_and_exits_as_the_run_would(tmp_path, merge_files, capsys):
+    bad = ["grs2011.ex2.1: status tested != expected proved"]
+    paths = merge_files(
+        full_doc(("grs2011.ex2.1", "tested", bad), shard=(1, 2)),
+        full_doc(("gs2010.appB", "inconclusive", ["status inconclusive: z3 timeout"]), shard=(2, 2)),
+    )
+    junit = tmp_path / "all.xml"
+    assert shards.main(["merge", *paths, "--junit", str(junit), "--json", str(tmp_path / "all.json")]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert "  grs2011.ex2.1: status tested != expected proved" in lines
+    assert "  gs2010.appB: status inconclusive: z3 timeout" in lines
+    assert lines[-1] == "2 claims: 1 regression(s), 1 not decided (1 tested, 1 inconclusive)"
+    assert '<failure message="grs2011.ex2.1: status tested != expected proved"' in junit.read_text()
+    undecided = merge_files(full_doc(("gs2010.appB", "inconclusive", ["status inconclusive: z3 timeout"])))
+    assert shards.main(["merge", *undecided, "--json", str(tmp_path / "u.json")]) == 3
+    assert "FAILED" not in capsys.readouterr().out
+
+
+def test_merge_without_an_output_is_refused_in_one_line(tmp_path, merge_files, capsys):
+    paths = merge_files(full_doc(("grs2011.ex2.1", "proved", [])))
+    assert shards.main(["merge", *paths]) == 2
+    err = capsys.readouterr().err
+    assert err == "python -m udpm.shards merge: error: nothing to write: give --json PATH and/or --junit PATH\n"
+    assert shards.main(["merge", *paths, "--junit", str(tmp_path / "no" / "x.xml")]) == 2
+    assert "--junit" in capsys.readouterr().err and not (tmp_path / "no").exists()

@@ -1,15 +1,17 @@
-"""GitHub Actions workflow annotations: ``::error`` / ``::warning`` lines naming the claim and its file.
+"""GitHub Actions workflow annotations: ``::error`` / ``::warning`` lines at the source of the claim's check.
 
-Printed only when ``GITHUB_ACTIONS=true``.  A regression or an error is an ``::error``, an
-inconclusive claim a ``::warning``; each names the claim (title) and the transcription of its
-paper in ``paper_tables/printed/<paper>.json`` (with the line of the claim's item where it has one).
+Printed only when ``GITHUB_ACTIONS=true``.  A regression or an error is an ``::error``, an inconclusive
+claim a ``::warning``.  Each names the claim once (its title; the message is the reasons without the id
+again) and points at the line of the function that checks it (a claim decided by restricting a printed
+claim's check points at that check), so that the pull request shows it beside the code; a claim without
+a check (pending) has no file.
 
 >>> from types import SimpleNamespace as NS
 >>> from udpm.evidence import Status
 >>> o = NS(claim=NS(id="grs2011.fig1b", paper="grs2011"), result=NS(status=Status.REFUTED, notes=""),
-...        problems=["status refuted, expected reproduced", "T differs"])
+...        problems=["grs2011.fig1b: status refuted != expected reproduced", "T differs"])
 >>> print(annotation(o))  # doctest: +ELLIPSIS
-::error file=paper_tables/printed/grs2011.json,line=74,title=grs2011.fig1b::grs2011.fig1b: status refuted, expected...
+::error file=experiments/grs2011.py,line=...,title=grs2011.fig1b::status refuted != expected reproduced; T differs
 >>> escape_property("a,b:c"), escape_data("50%\\nnext")
 ('a%2Cb%3Ac', '50%25%0Anext')
 """
@@ -25,7 +27,6 @@ from typing import TextIO
 from .evidence import Status
 
 ROOT = Path(__file__).resolve().parent.parent
-PRINTED = Path("paper_tables") / "printed"
 
 
 def escape_data(s: str) -> str:
@@ -36,17 +37,33 @@ def escape_property(s: str) -> str:
     return escape_data(s).replace(":", "%3A").replace(",", "%2C")
 
 
-def _line(paper: str, claim_id: str) -> int | None:
-    """The line of the claim's item ("fig1b": {) in the paper's transcription, if it has one."""
-    key = claim_id.split(".", 1)[1] if "." in claim_id else claim_id
+def source_of(claim_id: str) -> tuple[str, int] | None:
+    """(file relative to the repository, line) of the function that checks ``claim_id``; None without a check."""
+    import inspect
+
+    from .claims import load_checkers
+
     try:
-        lines = (ROOT / PRINTED / f"{paper}.json").read_text(encoding="utf-8").splitlines()
-    except OSError:
+        checks = load_checkers()
+        fn = checks.get(claim_id)
+        restricts = getattr(fn, "restricts", None)  # decided by the printed claim's check, restricted
+        fn = checks.get(restricts, fn) if restricts else fn
+        if fn is None:
+            return None
+        fn = inspect.unwrap(fn)
+        path = Path(inspect.getsourcefile(fn) or "").resolve()
+        line = inspect.getsourcelines(fn)[1]
+    except (ImportError, OSError, TypeError):
         return None
-    for k, line in enumerate(lines, 1):
-        if line.strip().startswith(f'"{key}":'):
-            return k
-    return None
+    try:
+        return path.relative_to(ROOT).as_posix(), line
+    except ValueError:
+        return str(path), line
+
+
+def _reason(cid: str, line: str) -> str:
+    """A problem without the claim's id in front: the title names the claim."""
+    return line.removeprefix(f"{cid}: ")
 
 
 def annotation(o: object) -> str | None:
@@ -58,14 +75,14 @@ def annotation(o: object) -> str | None:
         level = "error"
     else:
         return None
-    cid, paper = o.claim.id, o.claim.paper
-    props = [f"file={escape_property(str(PRINTED / f'{paper}.json'))}"]
-    line = _line(paper, cid)
-    if line is not None:
-        props.append(f"line={line}")
+    cid = o.claim.id
+    props = []
+    where = source_of(cid)
+    if where is not None:
+        props += [f"file={escape_property(where[0])}", f"line={where[1]}"]
     props.append(f"title={escape_property(cid)}")
-    why = "; ".join(o.problems) or f"status {status}: {o.result.notes}"
-    return f"::{level} {','.join(props)}::{escape_data(f'{cid}: {why}')}"
+    why = "; ".join(_reason(cid, p) for p in o.problems) or f"status {status}: {o.result.notes}"
+    return f"::{level} {','.join(props)}::{escape_data(why)}"
 
 
 def emit(outcomes: Sequence[object], stream: TextIO | None = None, env: dict | None = None) -> int:

@@ -23,8 +23,9 @@ is inconclusive or pending, and passes otherwise.  Test cases are grouped by pap
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from types import SimpleNamespace
 
 from .evidence import Status
 
@@ -96,3 +97,26 @@ def write_junit(path: Path, outcomes: Sequence[object]) -> None:
     from .expectations import atomic_write
 
     atomic_write(Path(path), junit_xml(outcomes))
+
+
+def from_document(doc: Mapping) -> list[SimpleNamespace]:
+    """The outcomes :func:`junit_xml` reads, from a results document's claim records (a merged run's, say).
+
+    >>> doc = {"claims": [{"id": "gs2010.thm1", "paper": "gs2010", "where": "Theorem 1", "statement": "s",
+    ...        "status": "verified", "notes": "", "evidence": "bounded", "scope": "alpha=1/2: n<=3",
+    ...        "problems": []}], "seconds": {"gs2010.thm1": 0.5}}
+    >>> verdict(from_document(doc)[0])
+    ('pass', '')
+    """
+    seconds = doc.get("seconds") or {}
+    return [
+        SimpleNamespace(
+            claim=SimpleNamespace(id=c["id"], paper=c["paper"], where=c["where"], summary=c["statement"]),
+            result=SimpleNamespace(
+                status=Status(c["status"]), notes=c.get("notes") or "", evidence=c["evidence"], scope_text=c["scope"]
+            ),
+            seconds=float(seconds.get(c["id"], 0.0)),
+            problems=list(c.get("problems") or []),
+        )
+        for c in doc["claims"]
+    ]

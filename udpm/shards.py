@@ -5,7 +5,7 @@ A run of the harness can be split over N machines (``reproduce.py --shard K/N``)
 
     python reproduce.py --shard 1/2 --json a.json      # on one machine
     python reproduce.py --shard 2/2 --json b.json      # on another
-    python reproduce.py merge a.json b.json --json all.json
+    python reproduce.py merge a.json b.json --json all.json --junit all.xml
 
 **Selection.**  Shard K of N owns every N-th claim of the run's selection (``--only``/``--paper``, in
 catalog order), starting at the K-th: the same claims on every machine, and shards of equal size to
@@ -292,32 +292,63 @@ def load_documents(paths: Iterable[Path]) -> list[tuple[str, dict]]:
 
 
 def main(argv: Sequence[str] | None = None, prog: str = "python -m udpm.shards") -> int:
-    """``merge A.json B.json ... [--json OUT]``: 0 merged (and written), 2 refused with one line."""
+    """``merge A.json B.json ... --json OUT [--junit OUT.xml]``: writes the merged run and ends in its verdict line.
+
+    Exit status as ``reproduce.py``'s: 0 every merged claim as expected; 1 a merged claim has a problem (a
+    regression in the shard that ran it); 3 a claim not decided and nothing regressed; 2 refused, one line: no
+    output asked for, an unusable output path, documents that do not merge."""
     args = list(sys.argv[1:] if argv is None else argv)
-    p = argparse.ArgumentParser(prog=f"{prog} merge", description="merge the documents of shards or filtered runs")
+    p = argparse.ArgumentParser(
+        prog=f"{prog} merge", description="merge the documents of shards or filtered runs into one run's outputs"
+    )
     p.add_argument("documents", nargs="+", type=Path, metavar="DOC.json")
-    p.add_argument("--json", type=Path, metavar="PATH", help="write the merged document here")
+    p.add_argument("--json", type=Path, metavar="PATH", help="write the merged results document here")
+    p.add_argument("--junit", type=Path, metavar="PATH", help="write JUnit XML of the merged run, one case per claim")
     if not args or args[0] != "merge":
-        print(f"usage: {prog} merge A.json B.json ... [--json OUT.json]", file=sys.stderr)
+        print(f"usage: {prog} merge A.json B.json ... --json OUT.json [--junit OUT.xml]", file=sys.stderr)
         return 2
     ns = p.parse_args(args[1:])
+    if ns.json is None and ns.junit is None:
+        print(f"{prog} merge: error: nothing to write: give --json PATH and/or --junit PATH", file=sys.stderr)
+        return 2
     try:
         from .expectations import atomic_write, check_output_path
+        from .junit import from_document, write_junit
         from .report import schema_problems
 
         check_output_path(ns.json)
+        check_output_path(ns.junit, "--junit")
         merged = merge_documents(load_documents(ns.documents))
         broken = schema_problems(merged)
         if broken:
             raise MergeError(f"the merged document does not match udpm/results.schema.json: {broken[0]}")
         if ns.json:
             atomic_write(ns.json, dumps(merged))
+        if ns.junit:
+            write_junit(ns.junit, from_document(merged))
     except HarnessError as exc:
         print(f"{prog} merge: error: {exc}", file=sys.stderr)
         return 2
-    where = f"; wrote {ns.json}" if ns.json else ""
-    print(f"merged {len(merged['claims'])} claim records from {len(ns.documents)} documents{where}")
-    return 0
+    written = ", ".join(str(x) for x in (ns.json, ns.junit) if x)
+    print(f"merged {len(merged['claims'])} claim records from {len(ns.documents)} documents; wrote {written}")
+    return merged_verdict(merged)
+
+
+def merged_verdict(doc: Mapping) -> int:
+    """Print the merged run's regressions, then its verdict line (the last line); the exit status of that run."""
+    from .console import verdict
+
+    claims = doc["claims"]
+    regressions = [c for c in claims if c.get("problems") and c["status"] != "inconclusive"]
+    undecided = [c for c in claims if c.get("problems") and c["status"] == "inconclusive"]
+    for title, group in (("FAILED", regressions), ("not decided", undecided)):
+        if group:
+            print(f"{title}: {len(group)} claim(s):")
+            for c in group:
+                for line in c["problems"]:
+                    print(f"  {c['id']}: {line}" if not line.startswith(f"{c['id']}:") else f"  {line}")
+    print(verdict(len(claims), doc["summary"]["by_status"], len(regressions), len(undecided)))
+    return 1 if regressions else 3 if undecided else 0
 
 
 if __name__ == "__main__":
