@@ -33,20 +33,6 @@ from udpm.smt import decide, model_value, premise_witness
 from udpm.tables import PrintedItem, compare_printed, printed
 from udpm.users import absolute_error, power_loss
 
-from .averaging import (  # noqa: F401  re-exported: their home before the split (tests/test_averaging.py)
-    ALPHAS,
-    FULL_SPACES,
-    SPACES,
-    averaging_farkas,
-    decide_averaged,
-    decide_farkas,
-    digest,
-    mechanism_text,
-    prop_6_1,
-    prop_6_2,
-    space_label,
-)
-
 F = Fraction
 HALF = F(1, 2)
 SMALL_EPS = F(1, 100)

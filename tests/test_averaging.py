@@ -12,7 +12,6 @@ import sympy as sp
 import z3
 
 from proofs import averaging as avg
-from proofs import databases as dbs
 from udpm import databases as udb
 from udpm.claims import Context, Findings
 from udpm.errors import VacuousPremise
@@ -56,11 +55,6 @@ def test_grs2009_proof_miscount_is_an_erratum_that_does_not_lower_the_proof(aver
     space = DatabaseSpace.of(2, 1, (1,))
     assert sum(1 for d1, d2 in space.neighbours if (1,) in (d1, d2)) == 1 and "has 1 neighbour" in err.correct
     assert rec.result().status is Status.PROVED
-
-
-def test_old_names_still_importable_from_proofs_databases():
-    for name in ("SPACES", "FULL_SPACES", "decide_averaged", "decide_farkas", "digest", "space_label"):
-        assert getattr(dbs, name) is getattr(avg, name)
 
 
 def test_derived_degrees_match_enumeration_on_a_space_not_in_the_grid():
