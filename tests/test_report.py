@@ -264,8 +264,11 @@ LEMMA = {
 
 
 def test_thm4_ratios_reads_the_structured_worst_ratios_value():
-    rows = [{"alpha": "2", "n": 3, "ratio": "4/3"}, {"alpha": "101/100", "n": 2, "ratio": "101/100"},
-            {"alpha": "2", "n": 2, "ratio": "5/4"}]
+    rows = [
+        {"alpha": "2", "n": 3, "ratio": "4/3"},
+        {"alpha": "101/100", "n": 2, "ratio": "101/100"},
+        {"alpha": "2", "n": 2, "ratio": "5/4"},
+    ]
     doc = doc_of(
         {
             "id": "zlcn2013.thm4",
@@ -427,7 +430,7 @@ OUTCOMES = [
     outcome("grs2011.ex2.1", Status.PROVED, evidence=Evidence.ALL_N),
 ]
 BASELINE = {
-    "label": "before issue 10 (honest evidence), commit 8b1995e",
+    "label": "before the evidence was derived, commit 8b1995e",
     "statuses": {"gs2010.table1": "erratum", "grs2011.fig1a": "reproduced", "zlcn2013.thm4": "verified"},
     "reasons": {"zlcn2013.thm4": "the bounded search now covers n=4 | and finds a consumer"},
 }
@@ -444,9 +447,8 @@ def write_baseline(path: Path, baseline: dict = BASELINE) -> Path:
 
 def test_readme_block_counts_statuses_and_links_errata(tmp_path):
     readme = tmp_path / "README.md"
-    baseline = write_baseline(tmp_path / "baseline.json")
     readme.write_text(f"# x\n\n## Results\n\n{notebook.README_START}\nold\n{notebook.README_END}\n\ntail\n")
-    assert notebook.refresh_readme(OUTCOMES, {"quick": True, "seed": 0}, readme, baseline)
+    assert notebook.refresh_readme(OUTCOMES, {"quick": True, "seed": 0}, readme)
     text = readme.read_text()
     block = block_of(readme)
     assert text.startswith("# x\n\n## Results\n\n") and text.endswith(f"{notebook.README_END}\n\ntail\n")
@@ -463,7 +465,7 @@ def test_readme_block_counts_statuses_and_links_errata(tmp_path):
     assert "1.5" not in block  # no timings
     assert "| `0.35` |" in block and "`` " not in block
     # byte-identical when nothing changes
-    assert not notebook.refresh_readme(OUTCOMES, {"quick": True, "seed": 0}, readme, baseline)
+    assert not notebook.refresh_readme(OUTCOMES, {"quick": True, "seed": 0}, readme)
     assert readme.read_text() == text
 
 
@@ -476,12 +478,22 @@ def test_readme_block_has_a_short_legend_of_statuses_and_the_grid(tmp_path):
     assert "`alpha=1/2: n<=4; 1/3, 2/3: n<=3`" in legend[-1]
 
 
-def test_readme_block_lists_status_changes_since_the_baseline_with_reasons(tmp_path):
-    readme = tmp_path / "README.md"
+def changelog_of(path: Path) -> str:
+    return path.read_text().split(readme_block.CHANGES_START)[1].split(readme_block.CHANGES_END)[0]
+
+
+def test_status_changes_since_the_baseline_go_in_the_changelog_not_the_readme(tmp_path):
+    readme, changelog = tmp_path / "README.md", tmp_path / "CHANGELOG.md"
     readme.write_text(f"{notebook.README_START}\n{notebook.README_END}\n")
-    notebook.refresh_readme(OUTCOMES, {"quick": True, "seed": 0}, readme, write_baseline(tmp_path / "b.json"))
-    block = block_of(readme)
-    assert "\n2 claims changed status since before issue 10 (honest evidence), commit 8b1995e:\n" in block
+    changelog.write_text(
+        f"# Changelog\n\n### Status changes\n\n{readme_block.CHANGES_START}\n{readme_block.CHANGES_END}\n"
+    )
+    notebook.refresh_readme(OUTCOMES, {"quick": True, "seed": 0}, readme)
+    assert "changed status" not in block_of(readme) and "baseline" not in block_of(readme)
+    doc = json.loads(document_of(OUTCOMES))
+    assert readme_block.refresh_changelog(doc, changelog, write_baseline(tmp_path / "b.json"))
+    block = changelog_of(changelog)
+    assert "\n2 claims changed status since before the evidence was derived, commit 8b1995e:\n" in block
     assert "| claim | before | now | why |" in block
     assert (
         "| [`zlcn2013.thm4`](build/report.html#zlcn2013.thm4) | verified | refuted | "
@@ -493,22 +505,36 @@ def test_readme_block_lists_status_changes_since_the_baseline_with_reasons(tmp_p
     )
     assert new_row in block
     assert "gs2010.table1) | erratum" not in block  # unchanged claims are not listed
-    # no change: one plain line; no baseline file: no section
+    assert changelog.read_text().startswith("# Changelog\n\n### Status changes\n\n")
+    assert not readme_block.refresh_changelog(doc, changelog, tmp_path / "b.json")  # byte-identical, unchanged
+    # no change: one plain line; no baseline file: said so
     same = {**BASELINE, "statuses": {o.claim.id: str(o.result.status) for o in OUTCOMES}}
-    notebook.refresh_readme(OUTCOMES, {"quick": True, "seed": 0}, readme, write_baseline(tmp_path / "b.json", same))
-    assert "No claim changed status since before issue 10" in block_of(readme)
-    notebook.refresh_readme(OUTCOMES, {"quick": True, "seed": 0}, readme, tmp_path / "absent.json")
-    assert "changed status" not in block_of(readme)
+    readme_block.refresh_changelog(doc, changelog, write_baseline(tmp_path / "b.json", same))
+    assert "No claim changed status since before the evidence was derived" in changelog_of(changelog)
+    readme_block.refresh_changelog(doc, changelog, tmp_path / "absent.json")
+    assert "No status baseline" in changelog_of(changelog)
+
+
+def test_the_changelog_command_refuses_a_partial_run_in_one_line(tmp_path, capsys):
+    partial = tmp_path / "partial.json"
+    partial.write_text(json.dumps({"run": {"selection": ["gs2010.*"]}, "claims": []}))
+    assert readme_block.main(["changelog", str(partial)]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
+    assert readme_block.main(["changelog"]) == 2
+
+
+def test_the_real_changelog_has_the_markers():
+    text = (ROOT / "CHANGELOG.md").read_text()
+    assert text.count(readme_block.CHANGES_START) == 1 and text.count(readme_block.CHANGES_END) == 1
 
 
 def test_readme_block_changes_when_a_status_changes(tmp_path):
     readme = tmp_path / "README.md"
-    baseline = write_baseline(tmp_path / "b.json")
     readme.write_text(f"{notebook.README_START}\n{notebook.README_END}\n")
-    notebook.refresh_readme(OUTCOMES, {"quick": True, "seed": 0}, readme, baseline)
+    notebook.refresh_readme(OUTCOMES, {"quick": True, "seed": 0}, readme)
     before = readme.read_text()
     changed = [*OUTCOMES[:3], outcome("grs2011.ex2.1", Status.REFUTED, evidence=Evidence.ALL_N)]
-    assert notebook.refresh_readme(changed, {"quick": True, "seed": 0}, readme, baseline)
+    assert notebook.refresh_readme(changed, {"quick": True, "seed": 0}, readme)
     assert readme.read_text() != before and "**2**" in readme.read_text()
 
 
