@@ -1,4 +1,4 @@
-"""The DP libraries' geometric mechanisms audited exactly (issue 13, section 3); not a @checks claim.
+"""The DP libraries' geometric mechanisms audited exactly; not a @checks claim.
 
 For n = 5, 10, 50 at alpha = 1/2, and at each library's default or documented-example parameter, asks of
 each mechanism of :mod:`udpm.adapters`: is it alpha-DP, is it T(n, alpha), is it universally optimal?

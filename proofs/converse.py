@@ -1,4 +1,4 @@
-"""The converse of grs2011 Lemma 5.10 (issue 11, section 2): which candidates are unique optima.
+"""The converse of grs2011 Lemma 5.10: which candidates are unique optima.
 
 Lemma 5.10 says every optimal vertex, for a user with a full-support prior and a strictly legal loss, is a
 deterministic remap T·D of the truncated geometric mechanism (D : N -> N).  The candidates are therefore the
@@ -20,7 +20,7 @@ unique optimum" is one linear-arithmetic query per candidate (homogeneous: stric
   than V whose tails (mass at distance >= k from i, every row and k) are all at most V's is at least as good
   for every legal user (:func:`dominates`).
 
-What the run found, and now checks as the statement: the candidates that are unique optima are exactly the
+What the check finds, and decides as the statement: the candidates that are unique optima are exactly the
 T·D with D nondecreasing, C(2n+1, n) of them.
 """
 
@@ -199,7 +199,7 @@ def reach(ctx: Context) -> list[tuple[int, F]]:
 
 @checks("grs2011.lemma5.10.converse")
 def unique_optima_among_remaps(ctx: Context, claimed: Callable[[Remap], bool] = nondecreasing) -> Findings:
-    """grs2011 Lemma 5.10, converse (issue 11): a vertex T·D is the unique optimum of some full-support strictly
+    """grs2011 Lemma 5.10, converse: a vertex T·D is the unique optimum of some full-support strictly
     legal user iff D is nondecreasing; per (n, alpha), every candidate decided (bounded)."""
     rec = Findings("grs2011.lemma5.10.converse")
     witness = premise_witness(strictly_legal(_weights(3)), ctx.solver_timeout, "strictly legal users, n=2")

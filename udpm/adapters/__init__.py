@@ -1,4 +1,4 @@
-"""Exact pmf matrices of the geometric / discrete-Laplace mechanisms of DP libraries (issue 13, section 3).
+"""Exact pmf matrices of the geometric / discrete-Laplace mechanisms of DP libraries.
 
 One module per library: :mod:`udpm.adapters.diffprivlib`, :mod:`udpm.adapters.opendp`,
 :mod:`udpm.adapters.tumult`.  Each builds, from the library's documented distribution and its source
