@@ -577,3 +577,10 @@ def test_figures_are_embedded_beside_printed_values_and_missing_ones_noted(tmp_p
     assert "grs2011.fig3</a>;" not in page  # the pictured claim is not listed as missing
     empty = report_html.figures_html(doc, tmp_path / "none", printed)
     assert "No regenerated figures found" in empty and "<img" not in empty
+
+
+def test_the_status_history_is_at_the_end_of_the_report(reports):
+    page = reports[1][0]
+    assert page.index('id="Status-history"') > page.index('id="Claim-cards"')
+    assert "baseline" not in page[: page.index('id="Status-history"')]  # nothing of the harness's history before it
+    assert "issue" not in page.lower()
