@@ -245,3 +245,23 @@ def test_a_claim_record_without_an_id_is_one_line_and_exit_2(tmp_path, claim_rec
 def test_a_reference_without_claim_records_compares_nothing_and_is_refused(tmp_path, capsys):
     assert _same(tmp_path, _doc([]), _doc([])) == 2
     assert capsys.readouterr().err == f"udpm.records: error: {tmp_path / 'doc0.json'}: no claim records to compare\n"
+
+
+def test_the_command_line_is_read_from_sys_argv_by_default(tmp_path, claim_records, monkeypatch, capsys):
+    a = tmp_path / "a.json"
+    a.write_text(json.dumps(_doc(claim_records)), encoding="utf-8")
+    monkeypatch.setattr(sys, "argv", ["udpm.records", "same", str(a), str(a)])
+    assert records.main() == 0
+    assert capsys.readouterr().out == f"udpm.records: {len(claim_records)} claim records identical\n"
+    monkeypatch.setattr(sys, "argv", ["udpm.records", "same", str(a)])
+    assert records.main() == 2
+    assert capsys.readouterr().err == ("usage: python -m udpm.records same REFERENCE.json PART.json [PART.json ...]\n")
+
+
+def test_the_first_ten_differing_claims_are_named_in_order(tmp_path, claim_records, capsys):
+    record = claim_records[1]
+    many = [{**record, "id": f"t.claim{k:02d}"} for k in range(12)]
+    changed = [{**r, "notes": r["notes"] + "x"} for r in many]
+    assert _same(tmp_path, _doc(many), _doc(changed[::-1])) == 1
+    named = ", ".join(f"t.claim{k:02d}" for k in range(10))
+    assert capsys.readouterr().out == f"udpm.records: 12 claim record(s) differ: {named}\n"
