@@ -147,5 +147,5 @@ def test_a_regression_is_a_failed_case_and_a_github_error(project):
     got = cases(JUnitXml.fromfile(str(path)))
     assert [type(r) for r in got["grs2011.fig1b"].result] == [Failure]
     assert got["grs2011.fig1a"].is_passed and got["gs2010.appB"].is_passed
-    assert "::error file=paper_tables/printed/grs2011.json,line=" in proc.stdout
-    assert "title=grs2011.fig1b::grs2011.fig1b: " in proc.stdout
+    assert "::error file=experiments/grs2011.py,line=" in proc.stdout  # the check's source, in the project
+    assert "title=grs2011.fig1b::status reproduced != expected erratum" in proc.stdout  # the claim named once
