@@ -206,3 +206,93 @@ def test_an_instance_covers_nothing_unless_told():
     with rec.deciding(n=2, alpha="1/2", kind=BOUNDED, method="m"):
         pass
     assert rec.decisions[0].instance.covers == "" and rec.decisions[0].to_json()["covers"] == ""
+
+
+# ---------------------------------------------------------------- the SMT queries a decision rests on
+
+
+def test_smt_record_counts_each_answer_and_names_every_query_on_one_solver():
+    from udpm.instances import smt_record
+
+    z3_only, cvc5_only = "unsat: z3 only (cvc5 unknown: budget spent)", "unsat: cvc5 only (z3 unknown: timeout)"
+    queries = (
+        ("f1", "unsat: z3+cvc5"),
+        ("f1", "unsat: z3+cvc5"),  # the same query reported twice counts once
+        ("f0", "unsat: z3+cvc5"),
+        ("f2", z3_only),
+        ("f2", "unknown: z3 timeout"),
+        ("f3", cvc5_only),
+        ("f4", "sat: z3 (cvc5 not run)"),
+        ("f5", "unknown: z3 timeout"),
+    )
+    assert smt_record(queries) == {
+        "files": ["f0", "f1", "f2", "f3", "f4", "f5"],
+        "answers": {
+            "sat: z3 (cvc5 not run)": 1,
+            "unknown: z3 timeout": 2,
+            "unsat: cvc5 only (z3 unknown: timeout)": 1,
+            "unsat: z3 only (cvc5 unknown: budget spent)": 1,
+            "unsat: z3+cvc5": 2,
+        },
+        "agreement": "z3+cvc5 on 2 of 4 unsat; z3 only on 1; cvc5 only on 1; undecided on 2",
+        "one_solver": {"f2": f"unknown: z3 timeout; {z3_only}", "f3": cvc5_only, "f5": "unknown: z3 timeout"},
+    }
+    assert smt_record(queries[::-1]) == smt_record(queries)
+
+
+def test_smt_record_without_an_unsat_answer_says_so():
+    from udpm.instances import smt_record
+
+    assert smt_record((("f", "sat: z3 (cvc5 not run)"),)) == {
+        "files": ["f"],
+        "answers": {"sat: z3 (cvc5 not run)": 1},
+        "agreement": "no unsat answer",
+    }
+    assert smt_record((("f", "unknown: z3 timeout"),))["agreement"] == "no unsat answer; undecided on 1"
+
+
+def test_a_decision_records_its_queries_and_its_json_shows_them():
+    from udpm.instances import smt_query, smt_record
+
+    rec = Findings("c")
+    with rec.deciding(n=1, alpha="1/2", kind=BOUNDED, method="m"):
+        smt_query("b", "unsat: z3+cvc5")
+        smt_query("a", "unsat: z3+cvc5")
+    d = rec.decisions[0]
+    assert d.smt == (("a", "unsat: z3+cvc5"), ("b", "unsat: z3+cvc5"))
+    assert d.to_json()["smt"] == smt_record(d.smt)
+    assert "smt" not in Decision(d.instance, Outcome.HOLDS).to_json()
+
+
+def test_a_decision_outside_a_block_takes_the_queries_answered_since_the_last_one():
+    from udpm.instances import reported_queries, smt_query
+
+    rec = Findings("c")
+    smt_query("q1", "unsat: z3+cvc5")
+    rec.decide(True, n=1, alpha="1/2", kind=BOUNDED, method="m")
+    rec.decide(True, n=2, alpha="1/2", kind=BOUNDED, method="m")  # nothing answered in between
+    assert [d.smt for d in rec.decisions] == [(("q1", "unsat: z3+cvc5"),), ()]
+    smt_query("q2", "unsat: z3+cvc5")  # loose, then a block opens: the decision inside it is the block's
+    with reported_queries() as got:
+        rec.decide(True, n=3, alpha="1/2", kind=BOUNDED, method="m")
+    assert rec.decisions[-1].smt == () and got == set()
+    rec.decide(True, n=4, alpha="1/2", kind=BOUNDED, method="m")
+    assert rec.decisions[-1].smt == (("q2", "unsat: z3+cvc5"),)
+
+
+# ---------------------------------------------------------------- n_from and regions
+
+
+@pytest.mark.parametrize("n_from", [True, "2", 1.5])
+def test_n_from_must_be_an_int(n_from):
+    with pytest.raises(HarnessError, match="n_from"):
+        Findings("c").instance(n=None, alpha="1/2", kind=ALL_N, method="m", n_from=n_from)
+
+
+def test_describe_and_json_show_n_from_and_the_region():
+    inst = Findings("c").instance(n=None, alpha="1/2", kind=ALL_N, method="m", n_from=0, region="A")
+    assert inst.describe() == "n=>=0 alpha=1/2 all-n m [A]"
+    assert inst.to_json()["region"] == "A" and inst.to_json()["n_from"] == 0
+    plain = Findings("c").instance(n=None, alpha="1/2", kind=ALL_N, method="m")
+    assert plain.describe() == "n=all alpha=1/2 all-n m"
+    assert "region" not in plain.to_json()
