@@ -34,7 +34,7 @@ from udpm.annotations import emit as emit_annotations
 from udpm.cache import Cache, default_dir, in_ci
 from udpm.certificates import export_certificates
 from udpm.claims import Context, Status, catalog, dependency_order, load_checkers, select
-from udpm.console import print_digest, print_summary, verdict
+from udpm.console import print_digest, print_summary, problem_line, verdict
 from udpm.errors import HarnessError
 from udpm.junit import write_junit
 from udpm.report import PAPERS, Outcome, document, errata_markdown, schema_problems, summary
@@ -233,14 +233,12 @@ def exit_status(outcomes: list[Outcome]) -> int:
     print_digest(outcomes)  # the findings, on the screen a terminal shows when the run is over
     if regressions:
         print(f"\nFAILED: {len(regressions)} claim(s) differ from paper_tables/expected.json:")
-        for o in regressions:
-            for line in o.problems:
-                print(f"  {line}")
+        for o in regressions:  # each in one line
+            print(f"  {problem_line(o.claim.id, o.problems)}")
     if undecided:
         print(f"\nnot decided: {len(undecided)} claim(s) (a solver bound or a dependency; never a pass):")
         for o in undecided:
-            for line in o.problems:
-                print(f"  {line}")
+            print(f"  {problem_line(o.claim.id, o.problems)}")
     print(verdict_line(outcomes, len(regressions), len(undecided)))
     if regressions:
         return EXIT_REGRESSION

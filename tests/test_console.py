@@ -83,3 +83,16 @@ def test_the_digest_comes_after_the_tables_and_before_the_regressions_and_the_ve
     assert claims_table < digest < failed < len(lines) - 1
     assert "  grs2011.a  n=1 alpha=1/2 bounded exact: [bold]X[/bold] breaks it" in lines
     assert lines[-1] == "2 claims: 1 regression(s), 0 not decided (1 tested, 1 refuted)"
+
+
+def test_each_regression_is_one_line_naming_its_claim_once(capsys):
+    rp = reproduce_module()
+    problems = ["grs2011.d: status tested != expected verified", "grs2011.d: value x: 1 != 2", "unclassified erratum"]
+    bad = Outcome(Statement("grs2011.d", "w", "s"), Result(Status.TESTED, Evidence.SAMPLED), 0.1, "verified", problems)
+    assert rp.exit_status([bad]) == rp.EXIT_REGRESSION
+    lines = capsys.readouterr().out.splitlines()
+    at = lines.index("FAILED: 1 claim(s) differ from paper_tables/expected.json:")
+    assert lines[at + 1 :] == [
+        "  grs2011.d: status tested != expected verified; value x: 1 != 2; unclassified erratum",
+        "1 claims: 1 regression(s), 0 not decided (1 tested)",
+    ]

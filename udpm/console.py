@@ -254,3 +254,12 @@ def verdict(claims: int, by_status: Mapping[str, int], regressions: int, undecid
     if regressions or undecided:
         return f"{claims} claims: {regressions} regression(s), {undecided} not decided ({by})"
     return f"{claims} claims: all as expected ({by}); 0 regressions"
+
+
+def problem_line(claim_id: str, problems: Sequence[str]) -> str:
+    """A claim's problems in one line, the claim named once.
+
+    >>> problem_line("a.b", ["a.b: status tested != expected verified", "value x: 1 != 2"])
+    'a.b: status tested != expected verified; value x: 1 != 2'
+    """
+    return f"{claim_id}: " + "; ".join(p.removeprefix(f"{claim_id}: ") for p in problems)

@@ -336,7 +336,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m udpm.shards")
 
 def merged_verdict(doc: Mapping) -> int:
     """Print the merged run's regressions, then its verdict line (the last line); the exit status of that run."""
-    from .console import verdict
+    from .console import problem_line, verdict
 
     claims = doc["claims"]
     regressions = [c for c in claims if c.get("problems") and c["status"] != "inconclusive"]
@@ -344,9 +344,8 @@ def merged_verdict(doc: Mapping) -> int:
     for title, group in (("FAILED", regressions), ("not decided", undecided)):
         if group:
             print(f"{title}: {len(group)} claim(s):")
-            for c in group:
-                for line in c["problems"]:
-                    print(f"  {c['id']}: {line}" if not line.startswith(f"{c['id']}:") else f"  {line}")
+            for c in group:  # each in one line
+                print(f"  {problem_line(c['id'], c['problems'])}")
     print(verdict(len(claims), doc["summary"]["by_status"], len(regressions), len(undecided)))
     return 1 if regressions else 3 if undecided else 0
 
