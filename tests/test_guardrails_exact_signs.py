@@ -57,3 +57,11 @@ def test_the_fallback_is_reached_for_a_hard_zero(no_fallback):
 @pytest.mark.parametrize(("combo", "sign"), DECIDABLE)
 def test_with_the_fallback_the_signs_are_the_same(combo, sign):
     assert sign_of(combo) == sign
+
+
+@pytest.mark.parametrize("sign", [1, -1])
+def test_intervals_that_are_exactly_zero_decide_nothing(sign):
+    """sqrt(1) (unevaluated) has the exact interval [1, 1]: sqrt(1) - 1 gives [0, 0], which is zero, not a sign."""
+    root_one = sympy.Pow(1, sympy.Rational(1, 2), evaluate=False)
+    assert sign_of({root_one: F(sign), ONE_ATOM: F(-sign)}) == 0
+    assert sign_of({root_one: F(sign), ONE_ATOM: F(-sign, 2)}) == sign
