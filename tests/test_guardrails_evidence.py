@@ -311,3 +311,32 @@ def test_scope_text_reads_n_by_the_evidence_kind():
     assert scope_text(all_n) == "alpha=symbolic: all n"
     table = {"evidence": "table", "grid": {"table": [{"alphas": ["1/5"], "n": [None]}]}}
     assert scope_text(table) == "alpha=1/5"
+
+
+# ---------------------------------------------------------------- the printed class and PARTIAL
+
+
+def test_derive_reads_the_printed_class_from_the_catalog_by_default():
+    """gs2010 Definition 1 is printed for alpha in [0, 1]: an instance inside the range leaves both ends undecided."""
+    rec = Findings("gs2010.def1")
+    rec.decide(True, n=2, alpha="1/2", kind=BOUNDED, method="m")
+    got = derive(rec)
+    assert got.status is Status.PARTIAL
+    assert got.coverage.undecided == [
+        "alpha = 0 (an end of the printed [0, 1])",
+        "alpha = 1 (an end of the printed [0, 1])",
+    ]
+    assert got.notes == (
+        "undecided part of the printed class: alpha = 0 (an end of the printed [0, 1]); "
+        "alpha = 1 (an end of the printed [0, 1])"
+    )
+    assert got.to_json()["coverage"] == got.coverage.to_json()
+    assert got.to_json()["coverage"]["undecided"] == got.coverage.undecided
+
+
+def test_a_claim_capped_by_a_partial_dependency_says_why():
+    rec = Findings("c")
+    rec.decide(True, n=2, alpha="1/2", kind=BOUNDED, method="m")
+    got = cap(derive(rec), {"dep.claim": Status.PARTIAL})
+    assert (got.status, got.capped_by) == (Status.PARTIAL, "dep.claim")
+    assert got.notes == "rests on dep.claim, which is decided on part of its printed class"
