@@ -273,6 +273,7 @@ def table2(
         kind=ALL_N,
         method="printed cells vs Definition 4 (symbolic n)",
         covers="every legible cell of paper_tables/printed/gs2010.json table2",
+        n_from=4,  # the displayed rows and columns 0, 1, 2, n-1 are distinct from n = 4 on
     )
     # bounded exact cross-check against udpm.mechanisms, m = n x n, Definition 4 with n -> m-1
     n_max = size_bound(ctx, 8, 30)
@@ -474,6 +475,36 @@ def det_g_at_end(solved: sp.Expr, g_entry: Callable[[sp.Expr, bool], sp.Expr], e
     return None
 
 
+def size_one(
+    rec: Findings,
+    exponent: Callable[[int | sp.Expr], int | sp.Expr],
+    g_entry: Callable[[sp.Expr, bool], sp.Expr],
+    positive: bool,
+    alphas: Sequence[str | Fraction],
+) -> None:
+    """gs2010 Lemma 1 at size m = 1, which the all-n argument (from d_2, two boundary columns) leaves out: G'_1 =
+    [1] against the claimed (1-a^2)^exponent(1), and G_1 = [G's entry at distance 0 in a boundary column] (its one
+    column is column 1 and column m), whose sign is decided exactly; at symbolic alpha in (0, 1) through a = w/(1+w),
+    w > 0, and at each exact end."""
+    for al in alphas:
+        with rec.deciding(n=1, alpha=al, kind=BOUNDED, method="the 1x1 matrices G'_1 and G_1, exactly",
+                          covers="det G'_1 and det G_1 > 0") as dec:
+            entry = g_entry(sp.Integer(0), True)
+            if al == SYMBOLIC:
+                det_g = sp.factor(sp.simplify(entry.subs(a, W / (1 + W))))
+                claimed, got = OMA2 ** int(exponent(1)), bareiss_det(g_prime(1))
+                if got != claimed:
+                    dec.counterexample(f"size m=1: det G'_1 = {poly_str(got)}, claimed (1-a^2)^{exponent(1)}")
+                    continue
+            else:
+                det_g = sp.simplify(entry.subs(a, sp.Rational(al.numerator, al.denominator)))
+            sign = det_g.is_positive if positive else det_g.is_negative
+            if sign is None:
+                dec.inconclusive(f"size m=1, alpha={al}: the sign of det G_1 = {det_g} is not decided")
+            elif not sign:
+                dec.counterexample(f"size m=1, alpha={al}: det G_1 = {det_g}, not {'> 0' if positive else '< 0'}")
+
+
 @checks("gs2010.lemma1")
 def det_g_prime(
     ctx: Context,
@@ -495,7 +526,8 @@ def det_g_prime(
     # all n: solve the recurrence, compare with the claimed exponent for symbolic m
     solved, how = det_gprime_solved()
     with rec.deciding(
-        n=None, alpha=SYMBOLIC, kind=ALL_N, method="recurrence of the proof solved by rsolve", covers="det G'_m"
+        n=None, alpha=SYMBOLIC, kind=ALL_N, method="recurrence of the proof solved by rsolve", covers="det G'_m",
+        n_from=2,  # rsolve from the base d_2
     ) as dec:
         same = _claim_equals(solved, lambda m: (1 - a**2) ** exponent(m))
         if not same:
@@ -511,7 +543,7 @@ def det_g_prime(
     # det G > 0 for all m: G's own entries, divided by G''s, give the column scales; det G = det G' x their product
     with rec.deciding(
         n=None, alpha=SYMBOLIC, kind=ALL_N, method="column scales read off G's entries (sympy), times the solved "
-        "det G'_m, sign at symbolic m", covers="det G_m > 0"
+        "det G'_m, sign at symbolic m", covers="det G_m > 0", n_from=2,  # two boundary columns: s_b^2 s_i^(m-2)
     ) as dec:
         bad = det_g_sign_failure(solved, g_entry, positive)
         if bad and bad.startswith("undecided"):
@@ -521,7 +553,7 @@ def det_g_prime(
     display = printed("gs2010", "lemma1.text").values[1]
     with rec.deciding(
         n=None, alpha=SYMBOLIC, kind=ALL_N, method="column scales read off G's entries (sympy), symbolic size m",
-        covers=f"the proof's display {display}"
+        covers=f"the proof's display {display}", n_from=2,  # the display's ((1+a)/(1-a))^(m-2): two boundary columns
     ) as dec:
         scales = column_scales(g_entry)
         if scales is None:
@@ -535,7 +567,7 @@ def det_g_prime(
     for e in ends:  # the printed ends of alpha in [0, 1], every size
         with rec.deciding(
             n=None, alpha=e, kind=ALL_N, method="the printed boundary: det G_m = d_m s_b^2 s_i^(m-2) at this alpha "
-            "(sympy, sizes m = 2 and m = 3 + q)", covers="det G_m > 0"
+            "(sympy, sizes m = 2 and m = 3 + q)", covers="det G_m > 0", n_from=2,
         ) as dec:
             bad = det_g_at_end(solved, g_entry, e, positive)
             if bad and bad.startswith("undecided"):
@@ -557,6 +589,7 @@ def det_g_prime(
                 )
             elif dg != want_g:
                 dec.counterexample(f"size m={m}: det((1+a)G_m) = {poly_str(dg)}, expected (1+a)^(m-1) (1-a)^(2m-3)")
+    size_one(rec, exponent, g_entry, positive, (SYMBOLIC, *ends))
     rec.value(
         **{
             "det G'_m (m x m, Table 2)": "(1 - a^2)^(m-1)",
@@ -586,8 +619,9 @@ def det_g_prime(
         f"G's entries over G''s (symbolic distance p) give the column scales s_b = 1/(1+a) (columns 1, m) and "
         f"s_i = (1-a)/(1+a), so det G_m = d_m s_b^2 s_i^(m-2), factored at a = w/(1+w), w > 0; bounded: Bareiss "
         f"determinants as polynomials in alpha for every size 2..{n_max} (det G' and det (1+a)G; n in the grid "
-        "is the matrix size).  Size 1 is degenerate: Definition 4 and Table 2 would give the 1x1 'mechanism' "
-        "[1/(1+a)], not [1]; the lemma's induction starts at size 2."
+        "is the matrix size).  Size 1, where the induction (from size 2) does not reach, is decided apart: "
+        "Definition 4 and Table 2 give the 1x1 'mechanism' G_1 = [1/(1+a)] (not [1]) and G'_1 = [1], so "
+        "det G_1 > 0 and det G'_1 = (1-a^2)^0 hold there."
     )
     lemma1_at_boundary(rec, ends)
     if 1 not in ends:

@@ -218,7 +218,7 @@ def lemma_5_6_proof(
     b - b' alpha >= 0 for alpha-DP b, b' (z3: no b, b' with alpha b <= b' <= b/alpha and b - b' alpha < 0);
     1/alpha + alpha - 1 > 1 for alpha in (0, 1) (sympy: the difference times alpha is (1 - alpha)^2)."""
     rec = Findings("grs2009.lemma5.6.proof")
-    sym = dict(n=None, alpha=SYMBOLIC_ALPHA, kind=ALL_N)
+    sym = dict(n=None, alpha=SYMBOLIC_ALPHA, kind=ALL_N, n_from=2)  # rows i, i+1 of C, i <= n - 2
     sol = sp.solve([_A + _b + _c - 1, _a * _A + _bp + _c / _a - 1], [_A, _c], dict=True)[0]
     lhs = _a**2 * sol[_A] + _bp / _a + sol[_c] / _a**2
     with rec.deciding(**sym, method="sympy: eliminate a, c with (7), (8)", part="the identity") as d:

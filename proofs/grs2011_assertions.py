@@ -252,7 +252,8 @@ def lemma_5_6_chain(ctx: Context, first_link: Callable[[Fraction, Fraction], boo
     link2 = sp.expand((g**2 * s - g * s) - (g * s - s) - s * (g - 1) ** 2) == 0
     link3 = sp.simplify((g / al * s - g * s) - (g**2 * s - g * s) - g * s * (1 / al - g)) == 0
     rec.decide(eq and link2 and link3, "one of the links 2-4 is not the stated identity", n=None,
-               alpha=SYMBOLIC_ALPHA, kind=ALL_N, method="sympy identities", covers="the equality and both <= links")
+               alpha=SYMBOLIC_ALPHA, kind=ALL_N, method="sympy identities", covers="the equality and both <= links",
+               n_from=2)  # rows i, i+1 of the mechanism with i < n - 1
     for a in alphas:
         x = compose(truncated_geometric(2, a), deterministic_remap(list(FIRST_ROW_REMAP), 3))
         sig = signature(x, a)

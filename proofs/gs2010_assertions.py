@@ -213,7 +213,7 @@ def neither_implies_the_other(
         if cond_not_dp is None and cond in ("0", "+") and "-" in dp:
             cond_not_dp = tr
     with rec.deciding(n=None, alpha=INTERIOR, kind=ALL_N, method="witness triples, exact real-root isolation",
-                      covers="every alpha in (0,1), every n >= 2") as d:
+                      covers="every alpha in (0,1), every n >= 2", n_from=2) as d:  # three consecutive results
         if dp_not_cond is None or cond_not_dp is None:
             d.inconclusive("no witness triple with entries in {0, 1, a, a^2} for one of the two directions")
     if dp_not_cond and cond_not_dp:
@@ -224,7 +224,7 @@ def neither_implies_the_other(
         dp_at = _dp_forms(*xs, al)
         cond_at = sp.expand(condition(*xs, al))
         with rec.deciding(n=None, alpha=al, kind=ALL_N, method="exactly certified LPs over x1 + x2 + x3 = 1",
-                          covers="every non-negative triple (x1, x2, x3), every n >= 2") as d:
+                          covers="every non-negative triple (x1, x2, x3), every n >= 2", n_from=2) as d:
             low, _ = _lp_minimum(cond_at, dp_at, xs, timeout)
             if low >= 0:
                 d.counterexample(f"alpha = {al}: alpha-DP implies the condition: over every non-negative triple with "
@@ -305,7 +305,7 @@ def lemma3_case2(
     negation = sp.Or(sp.Le(lhs, mid), sp.Le(mid, rhs)) if strict else sp.Or(sp.Lt(lhs, mid), sp.Lt(mid, rhs))
     z3_negation = _to_z3(negation, to_z3)
     with rec.deciding(n=None, alpha="symbolic 0 < alpha <= beta < 1", kind=ALL_N, method="z3: the negation is unsat",
-                      covers="every 0 < alpha <= beta < 1") as d:
+                      covers="every 0 < alpha <= beta < 1", n_from=2) as d:  # an interior row: n >= 2
         premises = [0 < za, za <= zb, zb < 1]
         model = smt.premise_witness(premises, ctx.solver_timeout, "gs2010.lemma3.case2: 0 < a <= b < 1")
         rec.value(**{"premise witness: 0 < a <= b < 1": ", ".join(f"{k}={v}" for k, v in model.items())})
@@ -473,7 +473,7 @@ def theorem1_algebra(ctx: Context, printed: Callable[[sp.Expr], dict] = printed_
     }
     first_minus_one = sp.factor(sp.simplify(p["first summand"] - 1) * ALPHA)
     with rec.deciding(n=None, alpha=INTERIOR, kind=ALL_N, method="sympy identities, exact real-root isolation",
-                      covers="every alpha in (0,1) and every b, b', b''") as d:
+                      covers="every alpha in (0,1) and every b, b', b''", n_from=2) as d:  # rows i, i+1, i+2
         wrong = [k for k, v in checks_.items() if v != 0]
         if wrong:
             point = {ALPHA: sp.Rational(1, 2), B: sp.Rational(1, 3), B1: sp.Rational(1, 5), B2: sp.Rational(1, 7),
@@ -486,7 +486,7 @@ def theorem1_algebra(ctx: Context, printed: Callable[[sp.Expr], dict] = printed_
             d.counterexample(f"the first summand minus 1 is {first_minus_one}/alpha, negative somewhere in (0, 1)")
     rec.value(**{"first summand - 1": f"{first_minus_one}/alpha"})
     with rec.deciding(n=None, alpha=1, kind=ALL_N, method="exact solutions of the two row equations",
-                      covers="every b, b' at alpha = 1") as d:
+                      covers="every b, b' at alpha = 1", n_from=2) as d:
         # alpha = 1: a + b + c = 1 and a + b' + c = 1; with b = b' = 0 both (a, c) = (1, 0) and (0, 1) solve them
         sols = [(F(1), F(0)), (F(0), F(1))]
         if all(av + cv == 1 for av, cv in sols) and sp.denom(sp.together(p["a"])).subs(ALPHA, 1) == 0:
@@ -494,7 +494,7 @@ def theorem1_algebra(ctx: Context, printed: Callable[[sp.Expr], dict] = printed_
                              "solved by (a, c) = (1, 0) and by (0, 1), so (4) does not follow; its denominator "
                              "1 - alpha^2 is 0")
     with rec.deciding(n=None, alpha=0, kind=ALL_N, method="the printed expressions at alpha = 0",
-                      covers="every b, b', b'' at alpha = 0") as d:
+                      covers="every b, b', b'' at alpha = 0", n_from=2) as d:
         if sp.denom(sp.together(p["first summand"])).subs(ALPHA, 0) == 0:
             d.counterexample("alpha = 0: the row equation alpha a + b' + c/alpha = 1 and the first summand "
                              "(1 - alpha + alpha^2)/alpha divide by alpha = 0; the printed chain has no value")
