@@ -85,10 +85,7 @@ def test_randomized_response_n1_more_private_is_dp_but_not_universally_optimal()
     u = is_universally_optimal(m, F(1, 2))
     assert not u and u.remap is None and "M is invertible" in u.reason
     w = u.witness_user
-    assert w["label"].startswith("found over every legal user: prior ") and (w["mechanism_loss"], w["optimum"]) == (
-        "2/5",
-        "1/3",
-    )
+    assert w["label"] == "uniform prior, zero-one loss" and (w["mechanism_loss"], w["optimum"]) == ("2/5", "1/3")
     # the witness re-checked from scratch: M's best remap loses 2/5, the certified optimum is 1/3
     user = make_user(w["prior"], [[F(v) for v in r] for r in w["loss"]])
     assert best_remap(m, user)[0] == F(2, 5) and optimal_for(user, "1/2").loss == F(1, 3)
@@ -106,11 +103,22 @@ def test_randomized_response_at_the_dp_boundary_is_not_universally_optimal(n):
     assert F(u.witness_user["mechanism_loss"]) > F(u.witness_user["optimum"])
 
 
-def test_a_singular_mechanism_without_remap_gets_a_certified_lp():
+def test_a_singular_mechanism_gets_a_null_vector_as_its_certificate():
     a = F(1, 2)
-    merged = compose(truncated_geometric(3, a), deterministic_remap([0, 0, 1, 2], 4))
+    t = truncated_geometric(3, a)
+    merged = compose(t, deterministic_remap([0, 0, 1, 2], 4))
     u = is_universally_optimal(merged, a)
-    assert not u and "certified LP" in u.reason
+    assert not u and u.method == "rank" and "z·M = 0" in u.reason
+    z = u.null_vector
+    assert any(z) and linalg.matmul([z], merged) == [[0] * 4] and linalg.matmul([z], t) != [[0] * 4]
+
+
+def test_a_wide_full_rank_mechanism_without_remap_gets_a_certified_lp():
+    a = F(1, 2)
+    r4 = rr(3, F(2, 5))  # ratio 2: 1/2-DP
+    wide = [[r[0], r[1], r[2] / 2, r[2] / 2, r[3]] for r in r4]
+    u = is_universally_optimal(wide, a, witness=False)
+    assert not u and u.method == "certified LP" and "certified LP" in u.reason and u.witness_status == "off"
     check_certificate(u.no_remap_certificate)
     assert F(u.no_remap_certificate["objective_value"][0]) > 0
 
@@ -214,10 +222,14 @@ def test_audit_report_renders_text_json_html():
     r = audit(rr(1, F(3, 5)), eps="ln 2")
     assert not r.universality and r.privacy
     text = r.to_text()
-    assert "verdict: 1/2-DP, NOT universally optimal" in text
-    assert "witness: user 'found over every legal user: prior " in text
+    assert text.splitlines()[0] == (
+        "verdict: DP at eps = ln 2 (alpha = 1/2); NOT universally optimal: T(1, 1/2) is not a remap of it; "
+        "the largest loss gap found is 1/15 ≈ 0.06667 (20% above the optimum), for the user uniform, abs"
+    )
+    assert "  witness user (named user): uniform prior, zero-one loss: " in text
     doc = json.loads(r.to_json())
-    assert doc["format"] == "udpm-audit/1" and doc["alpha"] == "1/2" and doc["alpha_given"] == "eps=ln 2"
+    assert doc["format"] == "udpm-audit/2" and doc["alpha"] == "1/2" and doc["alpha_given"] == "eps=ln 2"
+    assert doc["verdict"] == "1/2-DP, NOT universally optimal (grs2011 Theorem 3.2)"
     assert [u["verdict"] for u in doc["users"]] == ["suboptimal by 1/15"] * 3
     assert doc["certificates"]
     for cert in doc["certificates"]:
@@ -229,7 +241,7 @@ def test_audit_report_renders_text_json_html():
 
 def test_audit_of_t_carries_the_remap_as_its_certificate():
     r = audit(truncated_geometric(3, F(1, 3)), "1/3", users={"ends": ([F(1, 2), 0, 0, F(1, 2)], "abs")})
-    assert r.universality and "certificate: the remap Y with M·Y = T(3, 1/3)" in r.to_text()
+    assert r.universality and "certificate: M·Y = T(3, 1/3) exactly for Y = I (the identity)" in r.to_text()
     assert r.to_dict()["remap_to_T"][0] == ["1", "0", "0", "0"]
     assert r.users[0].label == "ends" and r.users[0].verdict == "optimal"
 

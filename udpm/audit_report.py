@@ -1,121 +1,285 @@
-# ruff: noqa: E501  (the report's one-line text header is kept on one source line)
+# ruff: noqa: E501  (the doctest shows one report line in full)
 """The audit of one mechanism: privacy, grs2011 Theorem 3.2 and each user's certified optimum, in one report.
 
-:func:`audit` asks every question of :mod:`udpm.questions` of one mechanism; :class:`AuditReport`
-renders the answers, with their certificates, as text, JSON (``udpm-audit/1``) and HTML.
+:func:`audit` asks every question of :mod:`udpm.questions` of one mechanism, an exact matrix or a DP
+library's mechanism (:class:`udpm.adapters.LibraryMechanism`), within one time budget; a step that runs
+out of time is reported as ``timeout`` with what was decided before it, never raised.
+:class:`AuditReport` renders the answers, with their certificates, as text, JSON (``udpm-audit/2``) and
+HTML (:mod:`udpm.audit_html`); text and HTML start with one verdict line and show a decimal beside every
+exact number (:mod:`udpm.readable`).
 """
 
 from __future__ import annotations
 
-import html
 import json
-from collections.abc import Sequence
-from dataclasses import dataclass
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from fractions import Fraction
 
+import flint
+
 from . import linalg
-from .errors import InvalidMatrix
+from .errors import CertificationFailed, InvalidMatrix, SolverTimeout
 from .exact_inputs import TOLERANCE, Conversion, exact_alpha, exact_matrix, parse_users
 from .privacy import dp_violations
-from .questions import (
-    TIMEOUT_S,
-    Optimum,
-    PrivacyVerdict,
-    Universality,
-    _describe,
-    _less,
-    best_remap,
-    is_universally_optimal,
-    optimal_for,
-)
-from .users import BayesianUser, LossValue
+from .privacy_level import PrivacyLevel, level_of_library, level_of_matrix
+from .questions import TIMEOUT_S, Optimum, PrivacyVerdict, Universality, _describe, decide_universality, optimal_for
+from .readable import approx, decimal, readable, relative
+from .time_budget import Budget
+from .users import BayesianUser
 from .validate import Matrix
+from .witness_users import fast_best_remap, weights_of
+
+#: Largest matrix printed in full in the text report (larger ones are in the JSON).
+SHOWN = 6
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of the audit: ``decided``, ``timeout`` (not decided within the budget), ``off`` or ``skipped``."""
+
+    name: str
+    status: str
+    seconds: float
+    note: str = ""
+
+    def to_json(self) -> dict:
+        return {"step": self.name, "status": self.status, "seconds": round(self.seconds, 3), "note": self.note}
 
 
 @dataclass(frozen=True)
 class UserResult:
-    """One user's view of M: its loss under its best remap against the certified optimum."""
+    """One user's view of M: its loss under its best remap against the certified optimum.
+
+    ``mechanism_loss`` is a Fraction, or an arb ball (``flint.arb``) for a mechanism with an irrational
+    ratio; ``optimum`` is None when its LP was not certified within the budget (``status`` "timeout").
+    """
 
     label: str
     user: BayesianUser
-    mechanism_loss: LossValue
-    best_remap: list[int]
-    optimum: Optimum
+    mechanism_loss: object
+    best_remap: list[int] | None
+    optimum: Optimum | None
+    status: str = "decided"
 
     @property
-    def gap(self) -> LossValue:
-        return self.mechanism_loss - self.optimum.loss
+    def gap(self) -> object:
+        """M's loss minus the optimum: a Fraction, or an arb ball (computed at 256 bits)."""
+        if self.optimum is None or self.mechanism_loss is None:
+            return None
+        o = self.optimum.loss
+        if not isinstance(self.mechanism_loss, flint.arb):
+            return self.mechanism_loss - o
+        old = flint.ctx.prec
+        try:
+            flint.ctx.prec = 256
+            return self.mechanism_loss - flint.arb(o.numerator) / o.denominator
+        finally:
+            flint.ctx.prec = old
+
+    def _sign(self) -> int | None:
+        g = self.gap
+        if g is None:
+            return None
+        if isinstance(g, flint.arb):
+            return 1 if g > 0 else -1 if g < 0 else None
+        return (g > 0) - (g < 0)
 
     @property
     def verdict(self) -> str:
-        if _less(self.optimum.loss, self.mechanism_loss):
-            return f"suboptimal by {self.gap}"
-        if _less(self.mechanism_loss, self.optimum.loss):
+        if self.optimum is None:
+            return "optimum not certified within the budget (timeout)"
+        s = self._sign()
+        if s is None:
+            return "not decided: the arb ball of the gap contains 0"
+        if s > 0:
+            return f"suboptimal by {self.gap}" if isinstance(self.gap, Fraction) else "suboptimal (arb ball > 0)"
+        if s < 0:
             return "below the alpha-DP optimum (M is not alpha-DP)"
         return "optimal"
 
+    def readable_verdict(self) -> str:
+        if self.optimum is None or self._sign() is None:
+            return self.verdict
+        if self._sign() > 0:
+            g, opt = self.gap, self.optimum.loss
+            if isinstance(g, flint.arb):
+                return f"suboptimal by ≈ {g.mid().str(4, radius=False)} (arb ball {g.str(6)}, excludes 0)"
+            return f"suboptimal by {readable(g)}, {relative(g, opt)} above the optimum"
+        return self.verdict
+
+    def loss_text(self) -> str:
+        x = self.mechanism_loss
+        if x is None:
+            return "not computed"
+        return f"≈ {x.mid().str(6, radius=False)} (arb ball {x.str(8)})" if isinstance(x, flint.arb) else readable(x)
+
     def to_json(self) -> dict:
-        return {
+        x = self.mechanism_loss
+        out = {
             "label": self.label,
             **_describe(self.user),
-            "mechanism_loss": str(self.mechanism_loss),
+            "status": self.status,
+            "mechanism_loss": x.str(30) if isinstance(x, flint.arb) else str(x),
             "best_remap": self.best_remap,
-            "optimum": str(self.optimum.loss),
-            "optimal_mechanism": [[str(v) for v in r] for r in self.optimum.mechanism],
+            "optimum": None if self.optimum is None else str(self.optimum.loss),
             "verdict": self.verdict,
-            "certificate": self.optimum.certificate(f"optimum for {self.label}"),
         }
+        if isinstance(self.gap, Fraction):
+            out["gap"] = str(self.gap)
+            out["gap_decimal"] = decimal(self.gap)
+            out["gap_relative"] = relative(self.gap, self.optimum.loss)
+        if self.optimum is not None:
+            out["optimal_mechanism"] = [[str(v) for v in r] for r in self.optimum.mechanism]
+            out["certificate"] = self.optimum.certificate(f"optimum for {self.label}")
+        return out
+
+
+def _fmt_alpha(a: object, rate: Fraction | None = None) -> str:
+    return str(a) if isinstance(a, Fraction) else approx(a, rate)
 
 
 @dataclass(frozen=True)
 class AuditReport:
     """Everything :func:`audit` found about one mechanism; renders as text, JSON and HTML."""
 
-    mechanism: Matrix
-    alpha: Fraction
+    mechanism: Matrix | None
+    alpha: object
     alpha_given: str
     privacy: PrivacyVerdict
-    universality: Universality
+    universality: Universality | None
     users: tuple[UserResult, ...]
     conversion: Conversion
+    level: PrivacyLevel | None = None
+    steps: tuple[Step, ...] = ()
+    library: object | None = None  # udpm.adapters.LibraryMechanism
+    budget_s: float | None = None
+    outputs: int = 0
+    rate: Fraction | None = field(default=None)  # alpha = e^-rate when asked at an irrational alpha_lib
 
     @property
     def n(self) -> int:
-        return len(self.mechanism) - 1
+        return self.library.n if self.library is not None else len(self.mechanism) - 1
+
+    @property
+    def alpha_text(self) -> str:
+        return _fmt_alpha(self.alpha, self.rate)
 
     @property
     def verdict(self) -> str:
+        a = self.alpha_text
         if not self.privacy:
-            return f"NOT {self.alpha}-DP"
+            return f"NOT {a}-DP"
+        if self.universality is None:
+            return f"{a}-DP; universal optimality not decided (timeout)"
+        if self.universality.method == "undecided":
+            return f"{a}-DP; universal optimality not decided"
         if self.universality:
-            return f"{self.alpha}-DP and universally optimal (grs2011 Theorem 3.2)"
-        return f"{self.alpha}-DP, NOT universally optimal (grs2011 Theorem 3.2)"
+            return f"{a}-DP and universally optimal (grs2011 Theorem 3.2)"
+        return f"{a}-DP, NOT universally optimal (grs2011 Theorem 3.2)"
+
+    def _eps_text(self) -> str:
+        if self.alpha_given.startswith("eps="):
+            return f"eps = {self.alpha_given[4:]} (alpha = {self.alpha_text})"
+        if self.rate is not None:
+            return f"eps = {float(self.rate)!r} (alpha = {self.alpha_text})"
+        inv = 1 / Fraction(self.alpha)
+        ln = f"ln {inv}" if inv.denominator == 1 else f"ln({inv})"
+        return (
+            f"alpha = {self.alpha_text} (eps = {ln} ≈ {decimal(math.log(inv.numerator) - math.log(inv.denominator))})"
+        )
+
+    def _largest_gap(self) -> tuple[str, str] | None:
+        best = None
+        for r in self.users:
+            if isinstance(r.gap, Fraction) and r.gap > 0 and (best is None or r.gap > best.gap):
+                best = r
+        if best is not None:
+            return f"{readable(best.gap)} ({relative(best.gap, best.optimum.loss)} above the optimum)", best.label
+        w = self.universality.witness if self.universality is not None else None
+        if w is not None:
+            return f"{readable(w.gap)} ({relative(w.gap, w.reference)} above {self._ref(w)})", w.label
+        return None
+
+    @staticmethod
+    def _ref(w: object) -> str:
+        return "the certified optimum" if w.optimum is not None else "T(n, alpha)'s loss"
+
+    @property
+    def headline(self) -> str:
+        """One line a maintainer can act on."""
+        n, a = self.n, self.alpha_text
+        if not self.privacy:
+            lv = self.level
+            tail = "" if lv is None else f"; its tightest level is {str(lv).split(':')[0]}"
+            return f"NOT DP at {self._eps_text()}: {self.privacy.violations[0]}{tail}"
+        head = f"DP at {self._eps_text()}"
+        u = self.universality
+        if u is None:
+            return f"{head}; universal optimality NOT DECIDED: the remap question ran out of the budget"
+        if u.method == "undecided":
+            return f"{head}; universal optimality NOT DECIDED: {u.reason}"
+        if u:
+            return f"{head}; universally optimal: T({n}, {a}) is a remap of it (grs2011 Theorem 3.2)"
+        line = f"{head}; NOT universally optimal: T({n}, {a}) is not a remap of it"
+        gap = self._largest_gap()
+        if gap is not None:
+            line += f"; the largest loss gap found is {gap[0]}, for the user {gap[1]}"
+        return line
 
     def to_dict(self) -> dict:
         u = self.universality
+        lib = self.library
         return {
-            "format": "udpm-audit/1",
+            "format": "udpm-audit/2",
+            "headline": self.headline,
             "n": self.n,
             "alpha": str(self.alpha),
+            "alpha_decimal": decimal(self.alpha, 17)
+            if isinstance(self.alpha, Fraction)
+            else approx(self.alpha, self.rate),
             "alpha_given": self.alpha_given,
             "input": self.conversion.to_json(),
-            "mechanism": [[str(v) for v in r] for r in self.mechanism],
+            "library": None
+            if lib is None
+            else {
+                "library": lib.library,
+                "mechanism": lib.name,
+                "params": lib.params,
+                "alpha_lib": str(lib.alpha),
+                "kind": lib.kind,
+                "outputs": list(lib.outputs),
+                "source": lib.source,
+                "conformance": lib.conformance,
+            },
+            "mechanism": None if self.mechanism is None else [[str(v) for v in r] for r in self.mechanism],
             "verdict": self.verdict,
             "private": self.privacy.private,
             "violations": [str(v) for v in self.privacy.violations],
-            "universally_optimal": u.optimal,
-            "reason": u.reason,
-            "remap_to_T": None if u.remap is None else [[str(v) for v in r] for r in u.remap],
-            "no_remap_certificate": u.no_remap_certificate,
-            "witness_user": u.witness_user,
+            "privacy_level": None if self.level is None else self.level.to_json(),
+            "universally_optimal": None if u is None or u.method == "undecided" else u.optimal,
+            "reason": "timeout" if u is None else u.reason,
+            "method": "timeout" if u is None else u.method,
+            "remap_to_T": None if u is None or u.remap is None else [[str(v) for v in r] for r in u.remap],
+            "negative_entry": None
+            if u is None or u.negative_entry is None
+            else {"row": u.negative_entry[0], "column": u.negative_entry[1], "value": str(u.negative_entry[2])},
+            "null_vector": None if u is None or u.null_vector is None else [str(v) for v in u.null_vector],
+            "no_remap_certificate": None if u is None else u.no_remap_certificate,
+            "witness_status": "timeout" if u is None else u.witness_status,
+            "witness_user": None if u is None else u.witness_user,
             "users": [r.to_json() for r in self.users],
+            "steps": [s.to_json() for s in self.steps],
+            "budget_s": self.budget_s,
             # every LP certificate above, again, so that `python -m udpm.certificates report.json` re-checks them all
             "certificates": [
                 c
                 for c in (
-                    u.no_remap_certificate,
-                    (u.witness_user or {}).get("certificate"),
-                    *(r.optimum.certificate(f"optimum for {r.label}") for r in self.users),
+                    None if u is None else u.no_remap_certificate,
+                    None if u is None else (u.witness_user or {}).get("certificate"),
+                    *(r.optimum.certificate(f"optimum for {r.label}") for r in self.users if r.optimum is not None),
                 )
                 if c
             ],
@@ -124,75 +288,129 @@ class AuditReport:
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=1, ensure_ascii=False) + "\n"
 
-    def to_text(self) -> str:
+    def _remap_text(self, y: Matrix) -> str:
+        if y == linalg.identity(len(y)):
+            return "Y = I (the identity)"
+        if all(v in (0, 1) for r in y for v in r):
+            return (
+                f"a deterministic Y, output r -> {[r.index(1) for r in y]}"
+                if len(y) <= 40
+                else (f"a deterministic {len(y)}x{len(y[0])} Y (in the JSON)")
+            )
+        if len(y) <= SHOWN:
+            return "Y = [" + ", ".join("[" + ", ".join(readable(v) for v in r) + "]" for r in y) + "]"
+        return f"a {len(y)}x{len(y[0])} stochastic Y (in the JSON)"
+
+    def evidence_lines(self) -> list[str]:
+        """The evidence under the headline, one fact a line."""
         u = self.universality
         lines = [
-            f"udpm audit: n={self.n}, alpha={self.alpha}{'' if self.alpha_given.startswith('alpha') else f' ({self.alpha_given})'}, {len(self.mechanism[0])} outputs; "
-            f"{self.conversion}",
-            f"verdict: {self.verdict}",
-            f"  privacy: {self.privacy}",
-            f"  {u}",
+            f"  privacy: DP at alpha = {self.alpha_text}"
+            if self.privacy
+            else f"  privacy: not {self.alpha_text}-DP: "
+            f"{self.privacy.violations[0]}"
+            + (f" (and {len(self.privacy.violations) - 1} more)" if len(self.privacy.violations) > 1 else "")
         ]
-        if u.remap is not None:
-            lines.append(
-                f"  certificate: the remap Y with M·Y = T({self.n}, {self.alpha}): {linalg.fmt_matrix(u.remap)}"
-            )
-        if u.witness_user:
-            w = u.witness_user
-            lines.append(
-                f"  witness: user '{w['label']}' loses {w['mechanism_loss']} with M (best remap {w['best_remap']}), "
-                f"the certified optimum is {w['optimum']}"
-            )
+        if self.level is not None:
+            lines.append(f"  tightest level: {self.level} (M is alpha-DP exactly for alpha <= alpha*)")
+        if u is None:
+            lines.append("  universal optimality: timeout (the remap question was not decided within the budget)")
+        else:
+            lines.append(f"  {u}")
+            if u.remap is not None:
+                lines.append(
+                    f"  certificate: M·Y = T({self.n}, {self.alpha_text}) exactly for {self._remap_text(u.remap)}"
+                )
+            if u.witness is not None:
+                w = u.witness
+                ref = (
+                    f"its certified optimum is {readable(w.optimum.loss)}"
+                    if w.optimum is not None
+                    else ("its optimum was not certified within the budget")
+                )
+                lines.append(
+                    f"  witness user ({w.found_by}): {w.label}: {w.summary()}; M loses {readable(w.mechanism_loss)}, "
+                    f"T({self.n}, {self.alpha_text}) loses {readable(w.t_loss)}, {ref} (full user in the JSON)"
+                )
+            elif not u.optimal and u.method not in ("not DP", "undecided"):
+                lines.append(f"  witness user: {u.witness_status}")
         for r in self.users:
+            opt = "not certified (timeout)" if r.optimum is None else readable(r.optimum.loss)
+            lines.append(f"  user {r.label}: M loses {r.loss_text()}; certified optimum {opt}: {r.readable_verdict()}")
+        if self.steps:
             lines.append(
-                f"  user {r.label}: M loses {r.mechanism_loss} (best remap {r.best_remap}); certified optimum "
-                f"{r.optimum.loss}: {r.verdict}"
+                "  steps: "
+                + ", ".join(f"{s.name} {s.status}" for s in self.steps)
+                + ("" if self.budget_s is None else f"; budget {self.budget_s:g} s")
             )
-        return "\n".join(lines) + "\n"
+        return lines
+
+    def to_text(self) -> str:
+        lib = self.library
+        lines = [
+            f"verdict: {self.headline}",
+            f"udpm audit: n={self.n}, alpha={self.alpha_text}"
+            f"{'' if self.alpha_given.startswith('alpha') else f' ({self.alpha_given})'}, {self.outputs} outputs; "
+            f"{self.conversion if lib is None else 'the exact distribution of the library mechanism'}",
+        ]
+        if lib is not None:
+            from .adapters.registry import conformance_of
+
+            lines.append(
+                f"  library: {lib.library} {lib.name} {lib.params}; the adapter transcribes the library's source "
+                f"({lib.source}); conformance test against the installed sampler: {conformance_of(lib)}"
+            )
+        return "\n".join(lines + self.evidence_lines()) + "\n"
 
     def to_html(self) -> str:
-        e = html.escape
-        d = self.to_dict()
+        from .audit_html import render
 
-        def table(m: Sequence[Sequence[object]]) -> str:
-            return (
-                "<table class=m>"
-                + "".join("<tr>" + "".join(f"<td>{e(str(v))}</td>" for v in r) + "</tr>" for r in m)
-                + "</table>"
-            )
+        return render(self)
 
-        parts = [
-            "<!DOCTYPE html><html lang=en><head><meta charset=utf-8><title>udpm audit</title><style>"
-            "body{font-family:system-ui,sans-serif;max-width:60em;margin:2em auto}"
-            "table.m td{border:1px solid #ccc;padding:2px 6px;font-family:monospace}"
-            ".ok{color:#060}.no{color:#a00}</style></head><body>",
-            "<h1>udpm audit</h1>",
-            f"<p>n = {self.n}, alpha = {e(d['alpha'])} ({e(self.alpha_given)}); {e(str(self.conversion))}</p>",
-            f"<h2 class={'ok' if self.universality else 'no'}>{e(self.verdict)}</h2>",
-            f"<p>privacy: {e(str(self.privacy))}</p>",
-            f"<p>{e(str(self.universality))}</p>",
-            "<h3>mechanism M</h3>" + table(d["mechanism"]),
-        ]
-        if d["remap_to_T"]:
-            parts.append(
-                f"<h3>certificate: remap Y with M·Y = T({self.n}, {e(d['alpha'])})</h3>" + table(d["remap_to_T"])
-            )
-        if d["witness_user"]:
-            w = d["witness_user"]
-            parts.append(
-                f"<h3>witness user: {e(w['label'])}</h3><p>M loses {e(w['mechanism_loss'])}; the certified optimum "
-                f"is {e(w['optimum'])}.</p>"
-            )
-        parts.append(
-            "<h3>users</h3><table class=m><tr><td>user</td><td>M's loss</td><td>optimum</td><td>verdict</td></tr>"
-        )
-        for r in d["users"]:
-            parts.append(
-                f"<tr><td>{e(r['label'])}</td><td>{e(r['mechanism_loss'])}</td><td>{e(r['optimum'])}</td>"
-                f"<td>{e(r['verdict'])}</td></tr>"
-            )
-        parts.append("</table></body></html>\n")
-        return "\n".join(parts)
+
+Progress = Callable[[str], None]
+
+
+def _timed(steps: list[Step], name: str, progress: Progress | None, fn: Callable[[], object]) -> object:
+    """Run one step; a SolverTimeout is recorded as ``timeout`` and returned as None, never raised."""
+    if progress:
+        progress(f"udpm audit: {name} ...")
+    t0 = time.perf_counter()
+    try:
+        out = fn()
+        status = "decided"
+    except SolverTimeout as exc:
+        out, status = None, "timeout"
+        steps.append(Step(name, status, time.perf_counter() - t0, str(exc)))
+    else:
+        steps.append(Step(name, status, time.perf_counter() - t0))
+    if progress:
+        progress(f"udpm audit: {name} {status} ({steps[-1].seconds:.2f} s)")
+    return out
+
+
+def _user_result(
+    x: Matrix | None, lib: object, a: Fraction, label: str, user: BayesianUser, budget: Budget
+) -> UserResult:
+    if x is not None:
+        w = weights_of(user)
+        if w is not None:
+            mu, mapping = fast_best_remap(x, w)
+        else:
+            from .questions import best_remap
+
+            mu, mapping = best_remap(x, user)
+    else:
+        from .library_audit import loss_ball
+
+        mu, mapping = loss_ball(lib, user), None
+    if budget.expired:
+        return UserResult(label, user, mu, mapping, None, "timeout")
+    try:
+        opt = optimal_for(user, a, timeout_s=budget.left())
+    except (SolverTimeout, CertificationFailed):
+        return UserResult(label, user, mu, mapping, None, "timeout")
+    return UserResult(label, user, mu, mapping, opt)
 
 
 def audit(
@@ -204,55 +422,143 @@ def audit(
     exact: str | None = None,
     tolerance: object = TOLERANCE,
     timeout_s: float = TIMEOUT_S,
+    budget: float | None = None,
+    witness: bool = True,
+    progress: Progress | None = None,
 ) -> AuditReport:
     """Audit one count-query mechanism: privacy, universal optimality, and each user's certified optimum.
 
     Parameters
     ----------
-    m : matrix
-        Rows i = 0..n (n >= 1), any number of outputs.
+    m : matrix or LibraryMechanism
+        Rows i = 0..n (n >= 1), any number of outputs; or a DP library's mechanism
+        (:mod:`udpm.adapters`, e.g. ``udpm.adapters.diffprivlib.geometric_truncated(10, math.log(2))``),
+        whose float parameter is taken exactly as the library receives it.
     alpha, eps : rational or str
-        Exactly one, as in :func:`is_private`.
+        Exactly one, as in :func:`is_private`; for a library mechanism both may be omitted: the audit
+        is then at the library's own ratio alpha_lib.
     users : None, loss name, (prior, loss), BayesianUser, or a list / dict of them
-        Default: the uniform prior with each of 'abs', 'zero-one', 'squared'.
+        Default: the uniform prior with each of 'abs', 'zero-one', 'squared'; ``[]`` for none.
     exact : None, "rationalize" or "estimated"
         As in :func:`exact_matrix`; the report states the conversion used.
+    budget : float or None
+        Seconds for the whole audit; a step that runs out is reported as ``timeout``, never raised.
+    witness : bool
+        Search for a witness user when M is not universally optimal (at most ``timeout_s`` seconds).
+    progress : callable or None
+        Called with one line per step started and finished (``udpm audit`` prints them on a terminal).
 
     Returns
     -------
     AuditReport
-        ``.verdict``, ``.to_text()``, ``.to_json()``, ``.to_html()``.
+        ``.headline``, ``.verdict``, ``.to_text()``, ``.to_json()``, ``.to_html()``.
 
     Examples
     --------
     >>> from udpm.mechanisms import truncated_geometric
     >>> r = audit(truncated_geometric(2, "1/2"), eps="ln 2", users="abs")
     >>> print(r.to_text())
+    verdict: DP at eps = ln 2 (alpha = 1/2); universally optimal: T(2, 1/2) is a remap of it (grs2011 Theorem 3.2)
     udpm audit: n=2, alpha=1/2 (eps=ln 2), 3 outputs; exact input
-    verdict: 1/2-DP and universally optimal (grs2011 Theorem 3.2)
-      privacy: 1/2-DP
-      universally optimal: M·Y = T(2, 1/2) exactly for a stochastic remap Y (Y = M^-1 T is stochastic (M is invertible))
-      certificate: the remap Y with M·Y = T(2, 1/2): [[1, 0, 0], [0, 1, 0], [0, 0, 1]]
-      user uniform, abs: M loses 5/9 (best remap [0, 1, 2]); certified optimum 5/9: optimal
+      privacy: DP at alpha = 1/2
+      tightest level: alpha* = 1/2 ≈ 0.5, eps* = ln 2 ≈ 0.6931: bound by rows 0, 1 at output 0 (2/3 vs 1/3) (M is alpha-DP exactly for alpha <= alpha*)
+      universally optimal: M·Y = T(2, 1/2) exactly for a stochastic remap Y (M = T (Y = I))
+      certificate: M·Y = T(2, 1/2) exactly for Y = I (the identity)
+      user uniform, abs: M loses 5/9 ≈ 0.5556; certified optimum 5/9 ≈ 0.5556: optimal
+      steps: privacy decided, universality decided, user uniform, abs decided
     <BLANKLINE>
     >>> audit(truncated_geometric(2, "1/2"), "1/2", users=[(["1/2", "1/2"], "abs")])
     Traceback (most recent call last):
         ...
     udpm.errors.InvalidInput: the prior has 2 entries, the loss is for results 0..2
     """
-    a = exact_alpha(alpha, eps)
-    given = f"eps={eps}" if eps is not None else f"alpha={alpha}"
-    x, conv = exact_matrix(m, exact=exact, tolerance=tolerance)
+    from .adapters import LibraryMechanism
+
+    clock = Budget(budget)
+    lib = m if isinstance(m, LibraryMechanism) else None
+    rate = None
+    if lib is not None and alpha is None and eps is None:
+        if lib.rational:
+            a, given = lib.alpha, f"alpha_lib={lib.alpha}"
+        else:
+            a, given, rate = lib.alpha, f"alpha_lib=e^-{float(lib.rate)!r}", lib.rate
+    else:
+        a = exact_alpha(alpha, eps)
+        given = f"eps={eps}" if eps is not None else f"alpha={alpha}"
+    steps: list[Step] = []
+    if lib is not None and not lib.rational:
+        return _audit_irrational(lib, a if rate is None else None, given, users, steps, clock, progress)
+    if lib is not None:
+        x, conv = exact_matrix(lib.matrix)
+    else:
+        x, conv = exact_matrix(m, exact=exact, tolerance=tolerance)
     if len(x) < 2:
         raise InvalidMatrix("a count-query mechanism has rows 0..n with n >= 1; got 1 row")
     people = parse_users(users, len(x) - 1)
-    privacy = PrivacyVerdict(a, tuple(dp_violations(x, a)), conv)
-    uni = is_universally_optimal(x, a, timeout_s=timeout_s)
+    level = _timed(steps, "privacy", progress, lambda: level_of_matrix(x))
+    violations = () if a <= level.alpha else tuple(dp_violations(x, a))
+    privacy = PrivacyVerdict(a, violations, conv)
+    uni = _timed(
+        steps,
+        "universality",
+        progress,
+        lambda: decide_universality(
+            x, a, budget=clock, witness=witness, witness_s=timeout_s, conversion=conv, violations=violations
+        ),
+    )
+    if uni is not None and not uni.optimal and uni.method != "not DP":
+        steps.append(Step("witness user", uni.witness_status, 0.0))
     rows = []
     for label, user in people:
-        mu, mapping = best_remap(x, user)
-        rows.append(UserResult(label, user, mu, mapping, optimal_for(user, a, timeout_s=timeout_s)))
-    return AuditReport(x, a, given, privacy, uni, tuple(rows), conv)
+        got = _timed(
+            steps,
+            f"user {label}",
+            progress,
+            lambda user=user, label=label: _user_result(x, None, a, label, user, clock),
+        )
+        rows.append(got if got is not None else UserResult(label, user, None, None, None, "timeout"))
+        if rows[-1].status == "timeout" and steps[-1].status == "decided":
+            steps[-1] = Step(steps[-1].name, "timeout", steps[-1].seconds, "optimum not certified within the budget")
+    return AuditReport(x, a, given, privacy, uni, tuple(rows), conv, level, tuple(steps), lib, budget, len(x[0]))
 
 
-__all__ = ["AuditReport", "UserResult", "audit"]
+def _audit_irrational(
+    lib: object, a: Fraction | None, given: str, users: object, steps: list[Step], clock: Budget, progress
+) -> AuditReport:
+    """A library mechanism with an irrational ratio (:mod:`udpm.library_audit`)."""
+    from .library_audit import answers
+
+    level = _timed(steps, "privacy", progress, lambda: level_of_library(lib))
+    got = _timed(steps, "universality", progress, lambda: answers(lib, a, level))
+    people = parse_users(users, lib.n) if a is not None else []
+    rows = []
+    if a is not None and got.privacy:
+        for label, user in people:
+            r = _timed(
+                steps,
+                f"user {label}",
+                progress,
+                lambda user=user, label=label: _user_result(None, lib, a, label, user, clock),
+            )
+            rows.append(r if r is not None else UserResult(label, user, None, None, None, "timeout"))
+    elif a is None and users is not None:
+        steps.append(Step("users", "skipped", 0.0, "a user's certified optimum needs a rational alpha"))
+    alpha = lib.alpha if a is None else a
+    return AuditReport(
+        None,
+        alpha,
+        given,
+        got.privacy,
+        got.universality,
+        tuple(rows),
+        Conversion(),
+        level,
+        tuple(steps),
+        lib,
+        clock.seconds if math.isfinite(clock.seconds) else None,
+        len(lib.outputs),
+        lib.rate if a is None else None,
+    )
+
+
+__all__ = ["AuditReport", "Step", "UserResult", "audit"]

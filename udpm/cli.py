@@ -2,6 +2,8 @@
 
     udpm audit mechanism.json --alpha 1/2 [--eps 'ln 2'] [--prior uniform|P|FILE]
                [--loss abs|zero-one|squared|FILE ...] [--exact decimal|rationalize|estimated] [--json OUT] [--html OUT]
+               [--budget S] [--no-witness]
+    udpm audit --library diffprivlib:GeometricTruncated --epsilon 0.6931471805599453 --n 10 [--alpha 1/2]
     udpm check [reproduce.py's arguments]      # check every claim of the four papers (reproduce.py)
     udpm certificates FILE...                  # the independent, standard-library certificate checker
 
@@ -11,8 +13,9 @@ unless ``--exact decimal`` (read the text exactly: 0.25 = 1/4) or ``--exact rati
 as a float and take the simplest rational within ``--tolerance``, reported).
 
 Exit status of ``udpm audit``: 0 the audit ran (and, with ``--fail-unless``, the mechanism meets
-it); 1 it ran and does not meet ``--fail-unless``; 2 bad input (one line, no traceback); 3 a
-solver bound was hit (inconclusive).
+it); 1 it ran and does not meet ``--fail-unless``; 2 bad input or an unwritable output (one line,
+no traceback, before any work); 3 privacy or universal optimality not decided within ``--budget``
+(inconclusive).
 """
 
 from __future__ import annotations
@@ -22,8 +25,10 @@ import csv
 import importlib.util
 import io
 import json
+import os
 import re
 import sys
+import tempfile
 from fractions import Fraction
 from pathlib import Path
 
@@ -122,10 +127,75 @@ def _loss(spec: str) -> object:
     return spec
 
 
+AUDIT_HELP = """\
+Audit a count-query mechanism (rows = query results 0..n) at alpha = e^-eps: is it alpha-DP (and its
+tightest level), is it universally optimal (grs2011 Theorem 3.2: T(n, alpha) is a remap of it), and what
+each user loses against the certified optimum.  The first line printed is the verdict.
+
+input, one of:
+  MECHANISM                  a matrix file:
+                               .json  a list of rows [["3/5", "2/5"], ["2/5", "3/5"]], or an object
+                                      with a "mechanism" list of rows
+                               .csv   one row per line, cells separated by commas; lines starting
+                                      with # are comments
+                             entries are exact: integers and fractions "1/3" (a decimal such as
+                             0.25 only with --exact)
+  --library NAME --n N (--epsilon E | --scale S)
+                             a DP library's mechanism on counts 0..N, its parameter taken as the float
+                             the library receives (or 'ln 2' for an exact epsilon); NAME is one of
+                             {names}
+--prior FILE and --loss FILE take the same formats (a prior: one row or one column).
+
+exit status:
+  0  the audit ran (and meets --fail-unless, if given)
+  1  it ran and the mechanism does not meet --fail-unless
+  2  bad input or an unwritable output (one line on stderr, nothing written)
+  3  inconclusive: privacy or universal optimality was not decided within --budget
+     (a witness user or a user's optimum out of time is reported as timeout, exit 0)
+ 130 interrupted
+"""
+
+
+def _writable(path: Path | None, flag: str) -> None:
+    """Refuse, before any work, an output that cannot be created: a real probe, not a permission guess."""
+    if path is None:
+        return
+    check_output_path(path, flag)
+    try:
+        fd, probe = tempfile.mkstemp(
+            dir=path.parent if str(path.parent) else ".", prefix=f".{path.name}.", suffix=".probe"
+        )
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        raise InvalidInput(f"{flag} {path}: cannot write there ({exc.strerror or exc})") from None
+
+
+def _write(path: Path, text: str, flag: str) -> None:
+    """Write atomically (a reader sees the old file or the new one); a failure is one line."""
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent if str(path.parent) else ".", prefix=f".{path.name}.", suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise InvalidInput(f"{flag} {path}: cannot write ({exc.strerror or exc})") from None
+
+
 def audit_main(argv: list[str]) -> int:
-    p = _Parser(prog="udpm audit", description="Audit a count-query mechanism (rows 0..n) at alpha = e^-eps.")
-    p.add_argument("mechanism", type=Path, help="a .json or .csv matrix, rows = query results 0..n")
-    p.add_argument("--alpha", help="alpha = e^-eps in (0, 1), exact: 1/2")
+    from .adapters.registry import NAMES, library_mechanism
+
+    p = _Parser(
+        prog="udpm audit",
+        description=AUDIT_HELP.format(names=NAMES),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("mechanism", type=Path, nargs="?", help="a .json or .csv matrix, rows = query results 0..n")
+    p.add_argument("--library", metavar="NAME", help="a DP library's mechanism instead of a file: " + NAMES)
+    p.add_argument("--epsilon", metavar="E", help="the library's epsilon, e.g. 0.6931471805599453 (with --library)")
+    p.add_argument("--scale", metavar="S", help="the library's noise scale, e.g. 1.4426950408889634 (with --library)")
+    p.add_argument("--n", type=int, metavar="N", help="counts 0..N (with --library)")
+    p.add_argument("--alpha", help="alpha = e^-eps in (0, 1), exact: 1/2 (default with --library: the library's own)")
     p.add_argument("--eps", help="eps as c*ln(p/q), e.g. 'ln 2' (alpha = 1/2); refused where e^-eps is irrational")
     p.add_argument("--prior", default="uniform", help="uniform (default), '1/4,1/4,1/2', or a .json/.csv file")
     p.add_argument(
@@ -143,24 +213,45 @@ def audit_main(argv: list[str]) -> int:
     )
     p.add_argument("--json", type=Path, metavar="OUT", help="write the report as JSON (with its certificates)")
     p.add_argument("--html", type=Path, metavar="OUT", help="write the report as one self-contained HTML page")
-    p.add_argument("--timeout", type=float, default=60.0, metavar="S", help="bound on each certified LP solve")
+    p.add_argument("--budget", type=float, metavar="S", help="seconds for the whole audit (default: no bound)")
+    p.add_argument(
+        "--timeout", type=float, default=60.0, metavar="S", help="bound on the witness-user search (within --budget)"
+    )
+    p.add_argument("--no-witness", action="store_true", help="skip the search for a witness user")
     p.add_argument("--fail-unless", choices=("private", "optimal"), help="exit 1 unless M is private / optimal")
     args = p.parse_args(argv)
-    if (args.alpha is None) == (args.eps is None):
+    if (args.mechanism is None) == (args.library is None):
+        raise InvalidInput("give a mechanism file or --library NAME (not both)")
+    if args.library is None and (args.epsilon or args.scale or args.n is not None):
+        raise InvalidInput("--epsilon, --scale and --n go with --library")
+    if args.library is None and (args.alpha is None) == (args.eps is None):
+        raise InvalidInput("give exactly one of --alpha (e.g. 1/2) and --eps (e.g. 'ln 2')")
+    if args.alpha is not None and args.eps is not None:
         raise InvalidInput("give exactly one of --alpha (e.g. 1/2) and --eps (e.g. 'ln 2')")
     if not args.timeout > 0:
         raise InvalidInput("--timeout must be > 0")
-    check_output_path(args.json, "--json")
-    check_output_path(args.html, "--html")
+    if args.budget is not None and not args.budget > 0:
+        raise InvalidInput("--budget must be > 0 seconds")
+    _writable(args.json, "--json")
+    _writable(args.html, "--html")
     from .audit_report import audit
+    from .exact_inputs import exact_alpha
 
-    m = read_matrix(args.mechanism, args.exact)
+    if args.alpha is not None or args.eps is not None:
+        exact_alpha(args.alpha, args.eps)  # a bad alpha is refused before the mechanism is read
+    if args.library is not None:
+        if args.n is None:
+            raise InvalidInput(f"--library {args.library} needs --n (counts 0..n)")
+        m = library_mechanism(args.library, args.n, epsilon=args.epsilon, scale=args.scale)
+    else:
+        m = read_matrix(args.mechanism, args.exact)
     prior = _prior(args.prior, args.exact)
     losses = [_loss(s) for s in (args.loss or ["abs", "zero-one", "squared"])]
     users = {
         f"{args.prior if isinstance(prior, str) else 'given prior'}, {s}": (prior, lo)
         for s, lo in zip(args.loss or ["abs", "zero-one", "squared"], losses)
     }
+    progress = (lambda line: print(line, file=sys.stderr, flush=True)) if sys.stderr.isatty() else None
     report = audit(
         m,
         args.alpha,
@@ -169,14 +260,19 @@ def audit_main(argv: list[str]) -> int:
         exact=args.exact if args.exact in ("rationalize", "estimated") else None,
         tolerance=args.tolerance,
         timeout_s=args.timeout,
+        budget=args.budget,
+        witness=not args.no_witness,
+        progress=progress,
     )
     sys.stdout.write(report.to_text())
     if args.json:
-        args.json.write_text(report.to_json(), encoding="utf-8")
+        _write(args.json, report.to_json(), "--json")
         print(f"wrote {args.json}")
     if args.html:
-        args.html.write_text(report.to_html(), encoding="utf-8")
+        _write(args.html, report.to_html(), "--html")
         print(f"wrote {args.html}")
+    if report.universality is None and report.privacy:
+        return EXIT_INCONCLUSIVE
     if args.fail_unless == "private" and not report.privacy:
         return EXIT_FAILED
     if args.fail_unless == "optimal" and not report.universality:

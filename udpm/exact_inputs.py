@@ -163,9 +163,7 @@ def exact_matrix(
     udpm.errors.InvalidInput: exact must be None (exact input only), 'rationalize' or 'estimated', got 'round'
     """
     if exact not in (None, "rationalize", "estimated"):
-        raise InvalidInput(
-            f"exact must be None (exact input only), 'rationalize' or 'estimated', got {show(exact)}"
-        )
+        raise InvalidInput(f"exact must be None (exact input only), 'rationalize' or 'estimated', got {show(exact)}")
     if _is_numpy(m) and hasattr(m, "tolist"):
         if exact is None:
             raise InvalidMatrix(
@@ -257,7 +255,11 @@ def alpha_from_eps(eps: object) -> Fraction:
     >>> alpha_from_eps("ln 1/2")
     Traceback (most recent call last):
         ...
-    udpm.errors.InvalidAlpha: eps=ln 1/2 is not > 0 (alpha = e^-eps = 2 is not in (0, 1))
+    udpm.errors.InvalidAlpha: eps=ln 1/2: epsilon must be positive (it is ln(1/2) <= 0, so alpha = e^-eps = 2 is not in (0, 1))
+    >>> alpha_from_eps("-ln 2")
+    Traceback (most recent call last):
+        ...
+    udpm.errors.InvalidAlpha: eps=-ln 2: epsilon must be positive (alpha = e^-eps must be in (0, 1))
     """
     hint = "give eps as ln(p/q) (then alpha = q/p), e.g. eps='ln 2' for alpha = 1/2, or pass alpha itself"
     if isinstance(eps, bool) or _float_like(eps):
@@ -269,6 +271,8 @@ def alpha_from_eps(eps: object) -> Fraction:
     if not isinstance(eps, str):
         raise InvalidAlpha(f"eps={show(eps)} ({type(eps).__name__}) must be a string such as 'ln 2'")
     text = " ".join(eps.strip().lower().split())
+    if text.startswith("-") and text[1:].strip() not in ("0", ""):
+        raise InvalidAlpha(f"eps={eps}: epsilon must be positive (alpha = e^-eps must be in (0, 1))")
     mt = _EPS.match(text)
     if mt is None:
         try:
@@ -276,19 +280,22 @@ def alpha_from_eps(eps: object) -> Fraction:
         except (ValueError, ZeroDivisionError):
             raise InvalidAlpha(f"eps={show(eps)} is not understood; write it as c*ln(p/q), e.g. 'ln 2'") from None
         if q <= 0:
-            raise InvalidAlpha(f"eps={eps} is not > 0 (alpha = e^-eps must be in (0, 1))")
+            raise InvalidAlpha(f"eps={eps}: epsilon must be positive (alpha = e^-eps must be in (0, 1))")
         raise IrrationalAlpha(f"eps={eps} gives alpha = e^-{q}, which is irrational; {hint}")
     c = Fraction(mt["c"]) if mt["c"] else Fraction(1)
     r = Fraction(mt["a"] or mt["b"])
     if c == 0 or r <= 0:
-        raise InvalidAlpha(f"eps={eps} is not > 0 (alpha = e^-eps must be in (0, 1))")
+        raise InvalidAlpha(f"eps={eps}: epsilon must be positive (alpha = e^-eps must be in (0, 1))")
     base = 1 / r  # alpha = (1/r)^c
     num, den = _root(base.numerator, c.denominator), _root(base.denominator, c.denominator)
     if num is None or den is None:
         raise IrrationalAlpha(f"eps={eps} gives alpha = {r}^(-{c}), which is irrational; {hint}")
     alpha = Fraction(num, den) ** c.numerator
     if not 0 < alpha < 1:
-        raise InvalidAlpha(f"eps={eps} is not > 0 (alpha = e^-eps = {alpha} is not in (0, 1))")
+        raise InvalidAlpha(
+            f"eps={eps}: epsilon must be positive (it is ln({1 / alpha}) <= 0, so alpha = e^-eps = {alpha} "
+            "is not in (0, 1))"
+        )
     return alpha
 
 
@@ -306,7 +313,27 @@ def exact_alpha(alpha: object = None, eps: object = None) -> Fraction:
         raise InvalidAlpha(f"give alpha or eps, not both (alpha={alpha!r}, eps={eps!r})")
     if alpha is None and eps is None:
         raise InvalidAlpha("give alpha (e.g. '1/2') or eps (e.g. 'ln 2'); alpha = e^-eps")
-    return alpha_from_eps(eps) if eps is not None else alpha_in_unit_interval(alpha)
+    return alpha_from_eps(eps) if eps is not None else _alpha(alpha)
+
+
+def _alpha(alpha: object) -> Fraction:
+    """alpha in (0, 1); the zlcn2013 convention (alpha = e^eps > 1) is suggested only for an alpha above 1."""
+    try:
+        return alpha_in_unit_interval(alpha)
+    except InvalidAlpha as exc:
+        try:
+            a = rational(alpha, "alpha")
+        except InvalidMatrix:
+            raise exc from None
+        if a <= 0:
+            raise InvalidAlpha(
+                f"alpha must satisfy 0 < alpha < 1 (alpha = e^-eps), got {a}; alpha = e^-eps is positive for every eps"
+            ) from None
+        if a == 1:
+            raise InvalidAlpha(
+                "alpha must satisfy 0 < alpha < 1 (alpha = e^-eps), got 1: eps = 0 is no privacy"
+            ) from None
+        raise
 
 
 def make_user(prior: object, loss: object, n: int | None = None) -> BayesianUser:

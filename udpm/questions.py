@@ -16,7 +16,7 @@ is given as ``alpha="1/2"`` or as ``eps="ln 2"`` (exact where e^-eps is rational
 >>> rr = [["3/5", "2/5"], ["2/5", "3/5"]]        # randomized response: 2/3-DP, hence 1/2-DP
 >>> v = is_universally_optimal(rr, "1/2")
 >>> bool(v), v.witness_user["label"], v.witness_user["mechanism_loss"], v.witness_user["optimum"]
-(False, 'found over every legal user: prior [3/5, 2/5], loss [[0, 1], [1, 0]]', '2/5', '1/3')
+(False, 'uniform prior, zero-one loss', '2/5', '1/3')
 >>> derive(from_=T, to=[["1"], ["1"], ["1"]])      # every mechanism derives the constant one
 [[Fraction(1, 1)], [Fraction(1, 1)], [Fraction(1, 1)]]
 >>> derive(from_=rr, to=truncated_geometric(1, F(1, 2))) is None
@@ -45,14 +45,16 @@ from . import linalg
 from .certificates import to_certificate
 from .certify import Certified, solve
 from .errors import CertificationFailed, InvalidInput, InvalidMatrix, SolverTimeout
-from .every_user import LEGAL, user_preferring
 from .exact_inputs import TOLERANCE, Conversion, exact_alpha, exact_matrix, make_user
 from .mechanisms import truncated_geometric
 from .privacy import Violation, dp_violations
 from .programs import bayesian_lp, remap_existence_lp
 from .remaps import posterior_loss
-from .users import BayesianUser, Loss, LossValue
+from .time_budget import Budget
+from .universality_check import decide_remap
+from .users import BayesianUser, LossValue
 from .validate import Matrix, show
+from .witness_users import find_witness
 
 #: The default bound, in seconds, on each certified LP solve.
 TIMEOUT_S = 60.0
@@ -300,22 +302,17 @@ def optimal_for(
     return Optimum(a, user, cert.matrix(user.n + 1, user.n + 1), cert.objective, cert.unique, cert)
 
 
-def _lemma512_user(n: int, gamma: Fraction) -> BayesianUser:
-    """grs2011 Lemma 5.12: uniform prior, l(i, j) = 0 if i = j else 1 + gamma|i - j| (T the unique optimum)."""
-    return BayesianUser.of(
-        [Fraction(1, n + 1)] * (n + 1), Loss.from_function(n, lambda i, j: 0 if i == j else 1 + gamma * abs(i - j))
-    )
-
-
 @dataclass(frozen=True)
 class Universality:
     """grs2011 Theorem 3.2 decided for one mechanism: universally optimal iff some remap Y gives M·Y = T(n, alpha).
 
     True exactly when ``remap`` is such a Y (checked by exact multiplication).  Otherwise ``reason``
-    says why: M is not alpha-DP (``violations``), or no remap exists (``no_remap_certificate``: an
-    exact LP certificate that sum |M·Y - T| > 0 for every stochastic Y).  ``witness_user``, when found,
-    is a user for whom M's best remap loses strictly more than the certified optimum: a direct
-    counterexample that does not rest on the theorem.
+    says why: M is not alpha-DP (``violations``), or no remap exists, with the certificate named by
+    ``method`` (:mod:`udpm.universality_check`: a negative entry of M^-1 T, a null vector z with
+    z·M = 0 != z·T, or ``no_remap_certificate``, an exact LP certificate that sum |M·Y - T| > 0).
+    ``witness_user``, when found, is a user for whom M's best remap loses strictly more than
+    T(n, alpha) does: a direct counterexample that does not rest on the theorem.  ``witness_status``
+    is "found", "none found", "timeout", "off" or "not needed".
     """
 
     optimal: bool
@@ -327,6 +324,11 @@ class Universality:
     no_remap_certificate: dict | None = None
     witness_user: dict | None = None
     conversion: Conversion = field(default_factory=Conversion)
+    method: str = ""
+    negative_entry: tuple[int, int, Fraction] | None = None
+    null_vector: list[Fraction] | None = None
+    witness: object | None = None  # udpm.witness_users.Witness
+    witness_status: str = "not needed"
 
     def __bool__(self) -> bool:
         return self.optimal
@@ -342,32 +344,86 @@ def _describe(user: BayesianUser) -> dict:
     }
 
 
-def _witness(x: Matrix, a: Fraction, timeout_s: float) -> dict | None:
+def fast_truncated_geometric(n: int, alpha: Fraction) -> Matrix:
+    """T(n, alpha) (grs2011 Example 2.2) from one table of powers; equal to :func:`udpm.mechanisms.truncated_geometric`."""
+    a = Fraction(alpha)
+    pw = [Fraction(1)]
+    for _ in range(n):
+        pw.append(pw[-1] * a)
+    c, e = (1 - a) / (1 + a), 1 / (1 + a)
+    mid = [c * p for p in pw]
+    return [
+        [pw[i] * e if j == 0 else pw[n - i] * e if j == n else mid[abs(i - j)] for j in range(n + 1)]
+        for i in range(n + 1)
+    ]
+
+
+def decide_universality(
+    x: Matrix,
+    a: Fraction,
+    *,
+    budget: Budget | None = None,
+    witness: bool = True,
+    witness_s: float = TIMEOUT_S,
+    conversion: Conversion | None = None,
+    violations: tuple[Violation, ...] | None = None,
+) -> Universality:
+    """grs2011 Theorem 3.2 for an exact matrix, within ``budget``; the witness search gets at most ``witness_s``.
+
+    Raises SolverTimeout only when the remap question itself is not decided in time; a witness search
+    that runs out of time is reported as ``witness_status == "timeout"``.
+    """
+    conv = conversion or Conversion()
+    budget = budget or Budget(None)
     n = len(x) - 1
-    cands = []
-    try:  # every legal user at once (udpm.every_user); the named users below are the fallback
-        found = user_preferring(truncated_geometric(n, a), x, a, LEGAL, timeout_s)
-        if found is not None:
-            prior, loss = linalg.fmt_vector(list(found.user.prior)), linalg.fmt_matrix(found.user.loss.values)
-            cands.append((f"found over every legal user: prior {prior}, loss {loss}", found.user))
-    except SolverTimeout:
-        pass
-    cands += [(f"uniform, {name}", make_user("uniform", name, n)) for name in ("zero-one", "abs", "squared")]
-    cands += [(f"Lemma 5.12 user, gamma={g}", _lemma512_user(n, g)) for g in (Fraction(1, 1000), Fraction(1, 100))]
-    for label, user in cands:
-        opt = optimal_for(user, a, timeout_s=timeout_s)
-        mu, mapping = best_remap(x, user)
-        if _less(opt.loss, mu):
-            return {
-                "label": label,
-                **_describe(user),
-                "mechanism_loss": str(mu),
-                "best_remap": mapping,
-                "optimum": str(opt.loss),
-                "optimal_mechanism": [[str(v) for v in r] for r in opt.mechanism],
-                "certificate": opt.certificate(f"witness user {label}"),
-            }
-    return None
+    if violations is None:
+        violations = tuple(dp_violations(x, a))
+    if violations:
+        more = f" (and {len(violations) - 1} more)" if len(violations) > 1 else ""
+        return Universality(
+            False,
+            n,
+            a,
+            f"M is not {a}-DP: {violations[0]}{more}",
+            violations=violations,
+            conversion=conv,
+            method="not DP",
+        )
+    t = fast_truncated_geometric(n, a)
+    d = decide_remap(x, t, budget)
+    if d.exists:
+        return Universality(
+            True,
+            n,
+            a,
+            f"M·Y = T({n}, {a}) exactly for a stochastic remap Y ({d.proof})",
+            remap=d.remap,
+            conversion=conv,
+            method=d.method,
+        )
+    w, status, wdict = None, "off", None
+    if witness:
+        try:
+            w = find_witness(x, a, Budget(budget.left(witness_s)), t=t)
+            status = "found" if w is not None else "none found"
+        except SolverTimeout:
+            status = "timeout"
+        if w is not None:
+            wdict = w.to_json()
+    return Universality(
+        False,
+        n,
+        a,
+        f"no remap Y with M·Y = T({n}, {a}): {d.proof}",
+        no_remap_certificate=None if d.lp is None else to_certificate(d.lp, f"no remap of M to T({n}, {a})"),
+        witness_user=wdict,
+        conversion=conv,
+        method=d.method,
+        negative_entry=d.negative,
+        null_vector=d.null_vector,
+        witness=w,
+        witness_status=status,
+    )
 
 
 def is_universally_optimal(
@@ -379,16 +435,16 @@ def is_universally_optimal(
     tolerance: object = TOLERANCE,
     timeout_s: float = TIMEOUT_S,
     witness: bool = True,
+    budget: float | None = None,
 ) -> Universality:
     """Is the count-query mechanism ``m`` universally utility-maximizing at alpha (grs2011 Theorem 3.2)?
 
     The theorem: an alpha-DP mechanism X is universally utility-maximizing (optimal, after its own
     best remap, for every Bayesian user with a legal loss) iff some remap of X is the truncated
     geometric mechanism T(n, alpha).  This decides exactly that: M alpha-DP, and T derivable from M
-    (:func:`derive` with ``from_=M, to=T``).  When it is not, a user for whom M is strictly
-    suboptimal is searched for over every legal user at once (:func:`udpm.every_user.user_preferring`,
-    one SMT query, the user re-checked exactly), then among Lemma 5.12's users and the uniform prior
-    with each named loss.
+    (:func:`udpm.universality_check.decide_remap`, cheapest exact certificate first).  When it is not,
+    a user for whom M's best remap loses more than T's is searched for, as an optional second step
+    (:func:`udpm.witness_users.find_witness`: named users, an LP proposal, then SMT over every legal user).
 
     Parameters
     ----------
@@ -397,7 +453,10 @@ def is_universally_optimal(
     alpha, eps : rational or str
         Exactly one, as in :func:`is_private`.
     witness : bool
-        Look for a witness user when the answer is no (one certified LP per user tried).
+        Look for a witness user when the answer is no (at most ``timeout_s`` seconds).
+    budget : float or None
+        Seconds for the whole question; the remap question raises SolverTimeout when it is not
+        decided within them, the witness search reports ``witness_status == "timeout"``.
 
     Returns
     -------
@@ -413,7 +472,7 @@ def is_universally_optimal(
     >>> rr = [["1/2", "1/4", "1/4"], ["1/4", "1/2", "1/4"], ["1/4", "1/4", "1/2"]]
     >>> u = is_universally_optimal(rr, "1/2")
     >>> bool(u), u.reason
-    (False, 'no remap Y with M·Y = T(2, 1/2): the only solution Y = M^-1 T has Y[0][2] = -1/2 < 0 (M is invertible)')
+    (False, 'no remap Y with M·Y = T(2, 1/2): the only solution Y = M^-1 T has Y[0][2] = -1/2 ≈ -0.5 < 0 (M is invertible)')
     >>> is_universally_optimal([["1", "0"], ["0", "1"]], "1/2").reason
     'M is not 1/2-DP: x[0][0]=1, x[1][0]=0, ratio inf (and 1 more)'
     >>> is_universally_optimal([["1/2", "1/2"]], "1/2")
@@ -423,32 +482,9 @@ def is_universally_optimal(
     """
     a = exact_alpha(alpha, eps)
     x, conv = exact_matrix(m, exact=exact, tolerance=tolerance)
-    n = len(x) - 1
-    if n < 1:
+    if len(x) < 2:
         raise InvalidMatrix("a count-query mechanism has rows 0..n with n >= 1; got 1 row")
-    violations = tuple(dp_violations(x, a))
-    if violations:
-        more = f" (and {len(violations) - 1} more)" if len(violations) > 1 else ""
-        return Universality(
-            False, n, a, f"M is not {a}-DP: {violations[0]}{more}", violations=violations, conversion=conv
-        )
-    t = truncated_geometric(n, a)
-    y, proof, cert = _derive(x, t, timeout_s, ("M", "T"))
-    if y is not None:
-        _check_remap(x, y, t)
-        return Universality(
-            True, n, a, f"M·Y = T({n}, {a}) exactly for a stochastic remap Y ({proof})", remap=y, conversion=conv
-        )
-    w = _witness(x, a, timeout_s) if witness else None
-    return Universality(
-        False,
-        n,
-        a,
-        f"no remap Y with M·Y = T({n}, {a}): {proof}",
-        no_remap_certificate=None if cert is None else to_certificate(cert, f"no remap of M to T({n}, {a})"),
-        witness_user=w,
-        conversion=conv,
-    )
+    return decide_universality(x, a, budget=Budget(budget), witness=witness, witness_s=timeout_s, conversion=conv)
 
 
 __all__ = [
@@ -457,7 +493,9 @@ __all__ = [
     "PrivacyVerdict",
     "Universality",
     "best_remap",
+    "decide_universality",
     "derive",
+    "fast_truncated_geometric",
     "is_private",
     "is_universally_optimal",
     "optimal_for",

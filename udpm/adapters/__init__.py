@@ -77,7 +77,7 @@ def compare_exp_neg(r: Fraction, alpha: Fraction) -> int:
 
 def upper_tail(m: int, a: Number) -> Number:
     """Pr[Z >= m] for the two-sided geometric Z, Pr[Z = k] = (1-a)/(1+a) a^|k|."""
-    one = Fraction(1) if isinstance(a, Fraction) else sympy.Integer(1)
+    one = a**0  # 1 of a's kind: Fraction, sympy, or an arb ball
     if m >= 0:
         return a**m / (1 + a)
     return one - a ** (1 - m) / (1 + a)
@@ -136,6 +136,17 @@ class LibraryMechanism:
     matrix: list[list[Number]] = field(repr=False)
     params: dict = field(default_factory=dict)
     source: str = ""
+    conformance: str = ""
+
+    @property
+    def bounds(self) -> tuple[int, int]:
+        """(lower, upper) of a clamped mechanism's outputs; (0, n) for a lumped one."""
+        return (int(self.outputs[0]), int(self.outputs[-1])) if self.kind == "clamped" else (0, self.n)
+
+    def family(self, a: object) -> list[list[object]]:
+        """The same mechanism with ratio ``a`` (a sympy symbol, an arb ball, a Fraction)."""
+        lower, upper = self.bounds
+        return clamped_geometric(self.n, a, lower, upper) if self.kind == "clamped" else lumped_geometric(self.n, a)
 
     @property
     def rational(self) -> bool:
