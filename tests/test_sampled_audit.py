@@ -165,6 +165,8 @@ def test_recorded_false_alarm_rate_is_at_most_the_level() -> None:
     for row in data["correct_samplers"]:
         assert row["runs"] >= 20
         assert F(row["false_alarms"], row["runs"]) <= F(data["level"]), row["sampler"]
+        if row["certified_false_alarm_bound"] is not None:  # an exact bound on the probability itself
+            assert F(row["certified_false_alarm_bound"]) <= F(data["level"]) / 2
     assert any(row["detected"] > 0 for row in data["defective_samplers"])
 
 
