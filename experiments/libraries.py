@@ -2,16 +2,17 @@
 
 For n = 5, 10, 50 at alpha = 1/2, and at each library's default or documented-example parameter, asks of
 each mechanism of :mod:`udpm.adapters`: is it alpha-DP, is it T(n, alpha), is it universally optimal?
+Every verdict is :func:`udpm.audit`'s on the :class:`~udpm.adapters.LibraryMechanism` itself (no users,
+no witness search, a budget of ``TIMEOUT_S`` seconds, a step out of time shown as a timeout):
 
-* Rational matrices: ``udpm.is_private``, exact equality with ``udpm.mechanisms.truncated_geometric``,
-  ``udpm.is_universally_optimal`` (bounded by ``TIMEOUT_S``; a timeout is reported as such, never as an
-  answer).  For a tail-lumped mechanism (range Z) the merge remap Y ('<0' -> 0, '>n' -> n) is also
-  checked exactly: M·Y = T(n, alpha) with M alpha-DP is grs2011 Theorem 3.2's condition.
-* Irrational alpha_lib = e^-r: the adjacent-row ratios of the matrix with a symbol A for alpha_lib are
-  checked (sympy ``cancel``) to be A, 1/A or 1, so M is alpha-DP iff alpha_lib >= alpha, decided by arb
-  balls (:func:`udpm.adapters.compare_exp_neg`); M != T(n, alpha) because alpha_lib is irrational; if
-  alpha_lib > alpha, M is not universally optimal at alpha (T(n, alpha) is not alpha_lib-DP, and every
-  post-processing of M is).
+* a rational alpha_lib: the exact matrix, its tightest privacy level, and the remap question by its
+  cheapest exact certificate (:mod:`udpm.universality_check`);
+* an irrational alpha_lib = e^-r: :mod:`udpm.library_audit` (adjacent ratios A, 1/A or 1 by sympy, e^-r
+  against alpha by arb balls; not universally optimal at alpha < alpha_lib since T(n, alpha) is not
+  alpha_lib-DP while every remap of M is).
+
+"= T(n, alpha)" is exact equality of the matrices (never for an irrational alpha_lib: its entries are
+irrational, T's rational).
 
 Run: ``python -m experiments.libraries [--out benchmarks/results/libraries.json] [--markdown]``.
 """
@@ -28,13 +29,12 @@ from pathlib import Path
 
 import sympy
 
-from udpm import is_private, is_universally_optimal
-from udpm.adapters import LibraryMechanism, clamped_geometric, compare_exp_neg, lumped_geometric
+from udpm import audit
+from udpm.adapters import LibraryMechanism
 from udpm.adapters import diffprivlib as dpl
 from udpm.adapters import opendp as odp
 from udpm.adapters import tumult as tmt
-from udpm.errors import SolverTimeout
-from udpm.mechanisms import truncated_geometric
+from udpm.questions import fast_truncated_geometric
 
 NS = (5, 10, 50)
 ALPHA = Fraction(1, 2)
@@ -56,73 +56,50 @@ def configurations(n: int) -> list[tuple[str, str, LibraryMechanism]]:
     s_half = odp.scale_for_alpha(ALPHA)
     return [
         ("epsilon='ln 2' (exact)", "alpha = 1/2", dpl.geometric_truncated(n, "ln 2")),
-        (f"epsilon=math.log(2)={math.log(2)!r}", "alpha = 1/2 as a user writes it",
-         dpl.geometric_truncated(n, math.log(2))),
+        (
+            f"epsilon=math.log(2)={math.log(2)!r}",
+            "alpha = 1/2 as a user writes it",
+            dpl.geometric_truncated(n, math.log(2)),
+        ),
         ("epsilon=1.0", "default of diffprivlib.tools", dpl.geometric_truncated(n, dpl.DEFAULT_EPSILON)),
         ("epsilon='ln 2' (exact)", "alpha = 1/2", dpl.geometric(n, "ln 2")),
         (f"scale={s_half!r}, bounds=(0, n)", "the float scale with q = 1/2 exactly", odp.geometric_bounded(n, s_half)),
-        (f"scale=1/math.log(2)={1 / math.log(2)!r}, bounds=(0, n)", "alpha = 1/2 as a user writes it",
-         odp.geometric_bounded(n, 1 / math.log(2))),
-        ("scale=1.0, bounds=(0, n)", "documentation example (no default)",
-         odp.geometric_bounded(n, odp.DOCS_EXAMPLE_SCALE)),
-        (f"scale=1/math.log(2)={1 / math.log(2)!r}", "alpha = 1/2 as a user writes it",
-         odp.discrete_laplace(n, 1 / math.log(2))),
+        (
+            f"scale=1/math.log(2)={1 / math.log(2)!r}, bounds=(0, n)",
+            "alpha = 1/2 as a user writes it",
+            odp.geometric_bounded(n, 1 / math.log(2)),
+        ),
+        (
+            "scale=1.0, bounds=(0, n)",
+            "documentation example (no default)",
+            odp.geometric_bounded(n, odp.DOCS_EXAMPLE_SCALE),
+        ),
+        (
+            f"scale=1/math.log(2)={1 / math.log(2)!r}",
+            "alpha = 1/2 as a user writes it",
+            odp.discrete_laplace(n, 1 / math.log(2)),
+        ),
         ("scale=1.0", "documentation example (no default)", odp.discrete_laplace(n, odp.DOCS_EXAMPLE_SCALE)),
-        ("alpha=1/log(2) (ExactNumber)", "alpha = 1/2; source only, not installable",
-         tmt.add_geometric_noise(n, _tumult_float_scale(1 / sympy.log(2)))),
+        (
+            "alpha=1/log(2) (ExactNumber)",
+            "alpha = 1/2; source only, not installable",
+            tmt.add_geometric_noise(n, _tumult_float_scale(1 / sympy.log(2))),
+        ),
     ]
 
 
-def _symbolic_ratios_ok(m: LibraryMechanism) -> bool:
-    """Every adjacent-row ratio of the family matrix (symbol A for alpha_lib) is A, 1/A or 1."""
-    a = sympy.Symbol("A", positive=True)
-    lo, hi = (int(m.outputs[0]), int(m.outputs[-1])) if m.kind == "clamped" else (0, m.n)
-    x = clamped_geometric(m.n, a, lo, hi) if m.kind == "clamped" else lumped_geometric(m.n, a)
-    allowed = {a, 1 / a, sympy.Integer(1)}
-    return all(sympy.cancel(x[i][j] / x[i + 1][j]) in allowed for i in range(m.n) for j in range(len(x[0])))
-
-
-def _merge(m: LibraryMechanism) -> list[list[Fraction]]:
-    """The merge remap of a lumped mechanism: '<0' -> 0, k -> k, '>n' -> n."""
-    cols = len(m.outputs)
-    return [[Fraction(int(j == max(0, min(m.n, r - 1)))) for j in range(m.n + 1)] for r in range(cols)]
-
-
-def _timed(f):
-    t = time.perf_counter()
-    try:
-        return f(), round(time.perf_counter() - t, 2)
-    except SolverTimeout:
-        return "timeout", round(time.perf_counter() - t, 2)
-
-
-def audit_rational(m: LibraryMechanism, alpha: Fraction) -> dict:
-    t = truncated_geometric(m.n, alpha)
-    dp, t_dp = _timed(lambda: bool(is_private(m.matrix, alpha)))
-    row = {"dp": dp, "equals_T": m.matrix == t, "method": "udpm.is_private / == / udpm.is_universally_optimal"}
-    uo, t_uo = _timed(lambda: bool(is_universally_optimal(m.matrix, alpha, timeout_s=TIMEOUT_S, witness=False)))
-    row |= {"uo": uo, "seconds": {"is_private": t_dp, "is_universally_optimal": t_uo}}
-    if m.kind == "lumped":
-        from udpm import linalg
-
-        merged = linalg.matmul(m.matrix, _merge(m)) == t
-        row["merge_remap_gives_T"] = merged
-        if uo == "timeout" and dp is True and merged:
-            row["uo_by_merge_remap"] = True
-    return row
-
-
-def audit_irrational(m: LibraryMechanism, alpha: Fraction) -> dict:
-    sign = compare_exp_neg(m.rate, alpha)
-    structure = _symbolic_ratios_ok(m)
-    dp = structure and sign > 0
+def audit_row(m: LibraryMechanism, alpha: Fraction) -> dict:
+    """One row of the table: :func:`udpm.audit` of ``m`` at ``alpha`` (no users, no witness, bounded)."""
+    t0 = time.perf_counter()
+    report = audit(m, alpha, users=[], witness=False, budget=TIMEOUT_S)
+    u = report.universality
     return {
-        "dp": dp,
-        "equals_T": False,
-        "uo": False,
-        "alpha_lib_vs_alpha": ">" if sign > 0 else "<",
-        "method": "symbolic ratios in {A, 1/A, 1}; e^-r vs alpha by arb; not UO: "
-        + ("T(n, alpha) is not alpha_lib-DP" if sign > 0 else "not alpha-DP"),
+        "dp": report.privacy.private,
+        "equals_T": m.rational and m.matrix == fast_truncated_geometric(m.n, alpha),
+        "kind": m.kind,
+        "uo": "timeout" if u is None else u.optimal,
+        "method": f"udpm.audit: {'timeout' if u is None else u.method}",
+        "seconds": round(time.perf_counter() - t0, 2),
     }
 
 
@@ -143,12 +120,25 @@ def run(ns=NS) -> dict:
         for setting, why, m in configurations(n):
             alphas = [ALPHA] + ([m.alpha] if m.rational and m.alpha != ALPHA else [])
             for a in alphas:
-                r = audit_rational(m, a) if m.rational else audit_irrational(m, a)
+                r = audit_row(m, a)
                 at = str(a) if a.denominator < 10**6 else "alpha_lib"
-                rows.append({"library": m.library, "mechanism": m.name, "setting": setting, "why": why, "n": n,
-                             "alpha_lib": _show_alpha(m), "asked_at": at, **r})
-                print(f"n={n} {m.library} {m.name} {setting} @ {rows[-1]['asked_at']}: dp={r['dp']} "
-                      f"T={r['equals_T']} uo={r['uo']}", file=sys.stderr)
+                rows.append(
+                    {
+                        "library": m.library,
+                        "mechanism": m.name,
+                        "setting": setting,
+                        "why": why,
+                        "n": n,
+                        "alpha_lib": _show_alpha(m),
+                        "asked_at": at,
+                        **r,
+                    }
+                )
+                print(
+                    f"n={n} {m.library} {m.name} {setting} @ {rows[-1]['asked_at']}: dp={r['dp']} "
+                    f"T={r['equals_T']} uo={r['uo']}",
+                    file=sys.stderr,
+                )
     return {
         "versions": {
             "diffprivlib": dpl.version(),
@@ -162,24 +152,28 @@ def run(ns=NS) -> dict:
 
 
 def _cell(v, row, z: bool = False) -> str:
-    if z and v is False and "merge_remap_gives_T" in row:
+    if z and v is False and row.get("kind") == "lumped":
         return "no (range Z)"
     if v == "timeout":
-        return f"timeout ({TIMEOUT_S:g} s)" + ("; yes by merge remap" if row.get("uo_by_merge_remap") else "")
+        return f"timeout ({TIMEOUT_S:g} s)"
     return "yes" if v is True else "no"
 
 
 def markdown(doc: dict) -> str:
     v = doc["versions"]
-    out = [f"Audited: diffprivlib {v['diffprivlib']}, opendp {v['opendp']}, tmlt.core {v['tmlt.core']} "
-           f"({doc['tumult']}; its row is from the 0.20.0 source).", "",
-           "| library | mechanism | setting | alpha_lib | n | asked at | alpha-DP | = T(n, alpha) "
-           "| universally optimal |",
-           "|---|---|---|---|---|---|---|---|---|"]
+    out = [
+        f"Audited: diffprivlib {v['diffprivlib']}, opendp {v['opendp']}, tmlt.core {v['tmlt.core']} "
+        f"({doc['tumult']}; its row is from the 0.20.0 source).",
+        "",
+        "| library | mechanism | setting | alpha_lib | n | asked at | alpha-DP | = T(n, alpha) | universally optimal |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
     for r in doc["rows"]:
-        out.append(f"| {r['library']} | {r['mechanism']} | {r['setting']} | {r['alpha_lib']} | {r['n']} "
-                   f"| {r['asked_at']} "
-                   f"| {_cell(r['dp'], r)} | {_cell(r['equals_T'], r, True)} | {_cell(r['uo'], r)} |")
+        out.append(
+            f"| {r['library']} | {r['mechanism']} | {r['setting']} | {r['alpha_lib']} | {r['n']} "
+            f"| {r['asked_at']} "
+            f"| {_cell(r['dp'], r)} | {_cell(r['equals_T'], r, True)} | {_cell(r['uo'], r)} |"
+        )
     return "\n".join(out)
 
 
