@@ -27,7 +27,8 @@ from .privacy import dp_violations
 from .privacy_level import PrivacyLevel, level_of_library, level_of_matrix
 from .questions import TIMEOUT_S, Optimum, PrivacyVerdict, Universality, _describe, decide_universality, optimal_for
 from .readable import approx, decimal, readable, relative
-from .time_budget import Budget
+from .time_budget import Budget, bounded
+from .universality_check import SMALL
 from .users import BayesianUser
 from .validate import Matrix
 from .witness_users import fast_best_remap, weights_of
@@ -137,6 +138,16 @@ class UserResult:
         return out
 
 
+def violation_text(v: object) -> str:
+    """One DP violation readably: the two rows, the output, both probabilities and their ratio."""
+
+    def show(x: object) -> str:
+        return readable(x) if isinstance(x, Fraction | int) else f"≈ {decimal(x)}"
+
+    ratio = "inf" if v.ratio is None else show(v.ratio)
+    return f"rows {v.row}, {v.other} at output {v.column}: {show(v.p)} vs {show(v.q)}, ratio {ratio}"
+
+
 def _fmt_alpha(a: object, rate: Fraction | None = None) -> str:
     return str(a) if isinstance(a, Fraction) else approx(a, rate)
 
@@ -214,7 +225,7 @@ class AuditReport:
         if not self.privacy:
             lv = self.level
             tail = "" if lv is None else f"; its tightest level is {str(lv).split(':')[0]}"
-            return f"NOT DP at {self._eps_text()}: {self.privacy.violations[0]}{tail}"
+            return f"NOT DP at {self._eps_text()}: {violation_text(self.privacy.violations[0])}{tail}"
         head = f"DP at {self._eps_text()}"
         u = self.universality
         if u is None:
@@ -308,7 +319,7 @@ class AuditReport:
             f"  privacy: DP at alpha = {self.alpha_text}"
             if self.privacy
             else f"  privacy: not {self.alpha_text}-DP: "
-            f"{self.privacy.violations[0]}"
+            f"{violation_text(self.privacy.violations[0])}"
             + (f" (and {len(self.privacy.violations) - 1} more)" if len(self.privacy.violations) > 1 else "")
         ]
         if self.level is not None:
@@ -407,7 +418,7 @@ def _user_result(
     if budget.expired:
         return UserResult(label, user, mu, mapping, None, "timeout")
     try:
-        opt = optimal_for(user, a, timeout_s=budget.left())
+        opt = optimal_for(user, a, timeout_s=budget.left(TIMEOUT_S))
     except (SolverTimeout, CertificationFailed):
         return UserResult(label, user, mu, mapping, None, "timeout")
     return UserResult(label, user, mu, mapping, opt)
@@ -461,7 +472,7 @@ def audit(
     verdict: DP at eps = ln 2 (alpha = 1/2); universally optimal: T(2, 1/2) is a remap of it (grs2011 Theorem 3.2)
     udpm audit: n=2, alpha=1/2 (eps=ln 2), 3 outputs; exact input
       privacy: DP at alpha = 1/2
-      tightest level: alpha* = 1/2 ≈ 0.5, eps* = ln 2 ≈ 0.6931: bound by rows 0, 1 at output 0 (2/3 vs 1/3) (M is alpha-DP exactly for alpha <= alpha*)
+      tightest level: alpha* = 1/2 ≈ 0.5, eps* = ln 2 ≈ 0.6931: bound by rows 0, 1 at output 0 (2/3 ≈ 0.6667 vs 1/3 ≈ 0.3333) (M is alpha-DP exactly for alpha <= alpha*)
       universally optimal: M·Y = T(2, 1/2) exactly for a stochastic remap Y (M = T (Y = I))
       certificate: M·Y = T(2, 1/2) exactly for Y = I (the identity)
       user uniform, abs: M loses 5/9 ≈ 0.5556; certified optimum 5/9 ≈ 0.5556: optimal
@@ -507,14 +518,18 @@ def audit(
         ),
     )
     if uni is not None and not uni.optimal and uni.method != "not DP":
-        steps.append(Step("witness user", uni.witness_status, 0.0))
+        u_step = steps[-1]
+        steps[-1] = Step(u_step.name, u_step.status, u_step.seconds - uni.witness_seconds)
+        steps.append(Step("witness user", uni.witness_status, uni.witness_seconds))
     rows = []
     for label, user in people:
         got = _timed(
             steps,
             f"user {label}",
             progress,
-            lambda user=user, label=label: _user_result(x, None, a, label, user, clock),
+            lambda user=user, label=label: bounded(
+                lambda: _user_result(x, None, a, label, user, clock), clock, f"user {label}", len(x) > SMALL
+            ),
         )
         rows.append(got if got is not None else UserResult(label, user, None, None, None, "timeout"))
         if rows[-1].status == "timeout" and steps[-1].status == "decided":

@@ -134,6 +134,26 @@ def _float_like(v: object) -> bool:
     return isinstance(v, float) or (_is_numpy(v) and getattr(getattr(v, "dtype", None), "kind", "") == "f")
 
 
+def _row_sum_is_one(row: list[Fraction]) -> bool:
+    den = math.lcm(*(x.denominator for x in row))
+    return sum(x.numerator * (den // x.denominator) for x in row) == den
+
+
+def _fractions_stochastic(m: Sequence) -> Matrix | None:
+    """The matrix itself when it is already rows of Fractions, rectangular and exactly row-stochastic
+    (checked with integer arithmetic, fast for large n); None to take the general path (which explains)."""
+    if not m or not all(type(r) is list for r in m):
+        return None
+    width = len(m[0])
+    if not width or any(len(r) != width for r in m):
+        return None
+    if not all(type(x) is Fraction for r in m for x in r):
+        return None
+    if any(x.numerator < 0 for r in m for x in r) or not all(_row_sum_is_one(r) for r in m):
+        return None
+    return [list(r) for r in m]
+
+
 def exact_matrix(
     m: object, *, exact: str | None = None, tolerance: object = TOLERANCE, what: str = "mechanism"
 ) -> tuple[Matrix, Conversion]:
@@ -174,6 +194,9 @@ def exact_matrix(
     if isinstance(m, (str, bytes)) or not isinstance(m, Sequence):
         raise InvalidMatrix(f"{what} must be a list of rows, got {show(m)} ({type(m).__name__})")
     if exact is None:
+        fast = _fractions_stochastic(m)
+        if fast is not None:
+            return fast, Conversion()
         for i, row in enumerate(m):
             if isinstance(row, Sequence) and not isinstance(row, (str, bytes)):
                 for j, v in enumerate(row):

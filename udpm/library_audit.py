@@ -95,7 +95,8 @@ def answers(m: LibraryMechanism, alpha: Fraction | None, level: PrivacyLevel | N
     sign = compare_exp_neg(m.rate, alpha)  # +1: alpha_lib > alpha
     if sign < 0:
         i, k = level.pair
-        v = Violation(i, k, level.output, level.p, level.q, None)
+        p, q = level.p, level.q
+        v = Violation(i, k, level.output, p, q, sympy.simplify(p / q) if p != q else sympy.Integer(1))
         privacy = PrivacyVerdict(alpha, (v,))
         reason = (
             f"M is not {alpha}-DP: rows {i}, {k} at output {level.output} differ by the factor 1/alpha_lib, "

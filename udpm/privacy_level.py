@@ -11,7 +11,7 @@ of its family matrix, with a symbol A for the ratio, is A, 1/A or 1 (checked by 
 >>> from fractions import Fraction as F
 >>> level = privacy_level([[F(3, 5), F(2, 5)], [F(2, 5), F(3, 5)]])
 >>> level.alpha, level.pair, level.output, str(level)
-(Fraction(2, 3), (0, 1), 0, 'alpha* = 2/3 ≈ 0.6667, eps* = ln(3/2) ≈ 0.4055: bound by rows 0, 1 at output 0 (3/5 vs 2/5)')
+(Fraction(2, 3), (0, 1), 0, 'alpha* = 2/3 ≈ 0.6667, eps* = ln(3/2) ≈ 0.4055: bound by rows 0, 1 at output 0 (3/5 ≈ 0.6 vs 2/5 ≈ 0.4)')
 >>> privacy_level([[1, 0], [0, 1]]).alpha
 Fraction(0, 1)
 >>> bool(level.private_at(F(1, 2))), bool(level.private_at(F(3, 4)))
@@ -29,7 +29,7 @@ import sympy
 
 from .errors import InvalidInput
 from .exact_inputs import exact_matrix
-from .readable import approx, decimal
+from .readable import approx, decimal, readable, short_exact
 from .validate import alpha_in_unit_interval
 
 Number = Fraction | sympy.Expr
@@ -67,7 +67,7 @@ class PrivacyLevel:
         if a == 1:
             return "0"
         inv = 1 / a
-        return f"ln {inv}" if inv.denominator == 1 else f"ln({inv})"
+        return f"ln {short_exact(inv)}" if inv.denominator == 1 else f"ln({short_exact(inv)})"
 
     @property
     def epsilon_value(self) -> float:
@@ -94,14 +94,16 @@ class PrivacyLevel:
         if self.pair is None:
             return head + ": adjacent rows are equal (DP at every level)"
         i, k = self.pair
-        p, q = (self.p, self.q) if self.rational else (f"≈ {decimal(self.p)}", f"≈ {decimal(self.q)}")
+        p, q = (
+            (readable(self.p), readable(self.q)) if self.rational else (f"≈ {decimal(self.p)}", f"≈ {decimal(self.q)}")
+        )
         return f"{head}: bound by rows {i}, {k} at output {self.output} ({p} vs {q})"
 
     def to_json(self) -> dict:
         return {
             "alpha": str(self.alpha),
             "alpha_decimal": float(sympy.N(self.alpha, 17)) if not self.rational else float(self.alpha),
-            "epsilon": self.epsilon,
+            "epsilon": self.epsilon if self.rate is not None or self.alpha in (0, 1) else f"ln({1 / self.alpha})",
             "epsilon_decimal": self.epsilon_value if math.isfinite(self.epsilon_value) else "inf",
             "pair": None if self.pair is None else list(self.pair),
             "output": self.output,
@@ -111,8 +113,11 @@ class PrivacyLevel:
 
 
 def level_of_matrix(x: list[list[Fraction]]) -> PrivacyLevel:
-    """alpha* of an exact row-stochastic matrix: the smallest ratio of adjacent rows (first in row-major order)."""
-    best_lo, best_hi, where = Fraction(1), Fraction(1), None
+    """alpha* of an exact row-stochastic matrix: the smallest ratio of adjacent rows (first in row-major order).
+
+    Compared by integer cross-multiplication (no Fraction is built per entry: fast for large n).
+    """
+    bn, bd, where = 1, 1, None  # the best ratio so far, bn/bd
     for i in range(len(x) - 1):
         for r, (p, q) in enumerate(zip(x[i], x[i + 1])):
             if p == q:
@@ -120,12 +125,14 @@ def level_of_matrix(x: list[list[Fraction]]) -> PrivacyLevel:
             lo, hi = (p, q) if p < q else (q, p)
             if lo == 0:
                 return PrivacyLevel(Fraction(0), (i, i + 1), r, p, q)
-            if lo * best_hi < best_lo * hi:
-                best_lo, best_hi, where = lo, hi, (i, r, p, q)
+            # lo/hi = (lo.n * hi.d) / (lo.d * hi.n) < bn / bd ?
+            num, den = lo.numerator * hi.denominator, lo.denominator * hi.numerator
+            if num * bd < bn * den:
+                bn, bd, where = num, den, (i, r, p, q)
     if where is None:
         return PrivacyLevel(Fraction(1), None, None)
     i, r, p, q = where
-    return PrivacyLevel(best_lo / best_hi, (i, i + 1), r, p, q)
+    return PrivacyLevel(Fraction(bn, bd), (i, i + 1), r, p, q)
 
 
 @lru_cache(maxsize=64)

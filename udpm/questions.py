@@ -36,6 +36,7 @@ udpm.exact_inputs.IrrationalAlpha: eps=1 gives alpha = e^-1, which is irrational
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -50,8 +51,8 @@ from .mechanisms import truncated_geometric
 from .privacy import Violation, dp_violations
 from .programs import bayesian_lp, remap_existence_lp
 from .remaps import posterior_loss
-from .time_budget import Budget
-from .universality_check import decide_remap
+from .time_budget import Budget, bounded
+from .universality_check import SMALL, decide_remap
 from .users import BayesianUser, LossValue
 from .validate import Matrix, show
 from .witness_users import find_witness
@@ -329,6 +330,7 @@ class Universality:
     null_vector: list[Fraction] | None = None
     witness: object | None = None  # udpm.witness_users.Witness
     witness_status: str = "not needed"
+    witness_seconds: float = 0.0
 
     def __bool__(self) -> bool:
         return self.optimal
@@ -377,7 +379,9 @@ def decide_universality(
     budget = budget or Budget(None)
     n = len(x) - 1
     if violations is None:
-        violations = tuple(dp_violations(x, a))
+        from .privacy_level import level_of_matrix
+
+        violations = () if a <= level_of_matrix(x).alpha else tuple(dp_violations(x, a))
     if violations:
         more = f" (and {len(violations) - 1} more)" if len(violations) > 1 else ""
         return Universality(
@@ -402,9 +406,11 @@ def decide_universality(
             method=d.method,
         )
     w, status, wdict = None, "off", None
+    started = time.perf_counter()
     if witness:
         try:
-            w = find_witness(x, a, Budget(budget.left(witness_s)), t=t)
+            wb = Budget(budget.left(witness_s))
+            w = bounded(lambda: find_witness(x, a, wb, t=t), wb, "witness user", len(x) > SMALL)
             status = "found" if w is not None else "none found"
         except SolverTimeout:
             status = "timeout"
@@ -423,6 +429,7 @@ def decide_universality(
         null_vector=d.null_vector,
         witness=w,
         witness_status=status,
+        witness_seconds=time.perf_counter() - started,
     )
 
 

@@ -68,6 +68,13 @@ def _child(fn: Callable[[], object], conn) -> None:  # pragma: no cover (runs in
     os._exit(0)
 
 
+def bounded(fn: Callable[[], R], budget: Budget, what: str, large: bool) -> R:
+    """``fn()`` in a child killed at the budget when the problem is ``large``, else here (no fork for small ones)."""
+    if budget.expired:
+        raise SolverTimeout(f"{what}: no time left in the budget")
+    return run_within(fn, budget.remaining(), what) if large else fn()
+
+
 def run_within(fn: Callable[[], R], seconds: float, what: str) -> R:
     """``fn()`` computed in a forked child, killed after ``seconds``: its (picklable) result, or SolverTimeout.
 
@@ -83,7 +90,7 @@ def run_within(fn: Callable[[], R], seconds: float, what: str) -> R:
     proc.start()
     send.close()
     try:
-        if not recv.poll(seconds):
+        if not recv.poll(None if math.isinf(seconds) else seconds):
             raise SolverTimeout(f"{what}: not decided within {seconds:.3g} s")
         kind, value = pickle.loads(recv.recv_bytes())
     except EOFError:
@@ -98,4 +105,4 @@ def run_within(fn: Callable[[], R], seconds: float, what: str) -> R:
     return value
 
 
-__all__ = ["Budget", "run_within"]
+__all__ = ["Budget", "bounded", "run_within"]

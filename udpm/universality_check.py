@@ -38,11 +38,13 @@ import flint
 from . import linalg
 from .errors import SolverTimeout
 from .readable import readable
-from .time_budget import Budget, run_within
+from .time_budget import Budget, bounded, run_within
 from .validate import Matrix
 
 #: Matrices up to this many rows are solved exactly in this process (milliseconds).
 SMALL = 64
+#: Bound on the certified LP when the budget is unbounded (every solver call has a bound).
+LP_CAP = 60.0
 #: Negative-entry candidates proposed by floats that are solved exactly before the full solve.
 CANDIDATES = 3
 
@@ -72,10 +74,23 @@ def _fractions(rows: list[list[tuple[int, int]]]) -> Matrix:
 
 
 def checked(m: Matrix, y: Matrix, t: Matrix) -> Matrix:
-    """Y after the exact check M·Y = T, Y >= 0, rows summing to 1 (else AssertionError: a defect, not an answer)."""
+    """Y after the exact check M·Y = T, Y >= 0, rows summing to 1 (else AssertionError: a defect, not an answer).
+
+    A deterministic Y (0/1 rows) is checked by summing the columns of M it merges, any other Y by FLINT.
+    """
     if any(v < 0 for r in y for v in r) or any(sum(r) != 1 for r in y):
         raise AssertionError("a remap proposed is not stochastic")
-    if linalg.to_flint(m) * linalg.to_flint(y) != linalg.to_flint(t):
+    if all(v in (0, 1) for r in y for v in r):
+        target = [r.index(1) for r in y]
+        rows, width = len(m), len(t[0])
+        got = [[Fraction(0)] * width for _ in range(rows)]
+        for c, j in enumerate(target):
+            for i in range(rows):
+                got[i][j] += m[i][c]
+        ok = got == [list(r) for r in t]
+    else:
+        ok = linalg.to_flint(m) * linalg.to_flint(y) == linalg.to_flint(t)
+    if not ok:
         raise AssertionError("a remap proposed does not satisfy M·Y = T")
     return y
 
@@ -231,7 +246,7 @@ def decide_remap(m: Matrix, t: Matrix, budget: Budget | None = None, name: str =
 
     if budget.expired:
         raise SolverTimeout("the remap question: no time left in the budget")
-    y, cert = _remap_lp(m, t, budget.left())
+    y, cert = bounded(lambda: _remap_lp(m, t, budget.left(LP_CAP)), budget, "the remap LP", n1 > SMALL)
     if y is None:
         return RemapDecision(
             None,

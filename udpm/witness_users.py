@@ -37,6 +37,8 @@ from .validate import Matrix
 
 #: Share of the witness budget the float LP proposal may use.
 LP_SHARE = 0.5
+#: Bound on each solver call of the search when the budget is unbounded.
+SOLVER_CAP = 60.0
 
 
 def weights_of(user: BayesianUser) -> Matrix | None:
@@ -225,7 +227,7 @@ def find_witness(
         if found:
             break
     if found is None and budget.left() > 0:
-        w = lp_proposal(x, t, budget.left() * LP_SHARE)
+        w = lp_proposal(x, t, budget.left(SOLVER_CAP) * LP_SHARE)
         if w is not None:
             found = _check(
                 x, t, "legal user proposed by an LP", user_of(w), "LP over the legal cone, re-checked exactly"
@@ -233,7 +235,7 @@ def find_witness(
     if found is None:
         if budget.expired:
             raise SolverTimeout("witness user: the budget ended before a user was found")
-        cex = user_preferring(t, x, a, LEGAL, budget.left())
+        cex = user_preferring(t, x, a, LEGAL, budget.left(SOLVER_CAP))
         if cex is None:
             return None
         found = _check(x, t, "legal user found by SMT", cex.user, "SMT over every legal user")
@@ -241,7 +243,7 @@ def find_witness(
             raise HarnessError("the SMT user does not separate M from T once re-checked")
     if certify and budget.left() > 0:
         try:
-            opt = optimal_for(found.user, a, timeout_s=budget.left())
+            opt = optimal_for(found.user, a, timeout_s=budget.left(SOLVER_CAP))
         except (SolverTimeout, HarnessError):
             opt = None
         if opt is not None and math.isfinite(budget.seconds) and budget.expired:
