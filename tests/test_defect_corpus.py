@@ -26,10 +26,23 @@ def test_fixture_is_diagnosed_as_expected(defect: dc.Defect) -> None:
     assert dc.diagnose(defect) == defect.expected
 
 
+def _tightest_alpha(m: list[list[F]]) -> F | None:
+    """Not privacy_level: min over adjacent rows, outputs of min(p/q, q/p), 0/0 = 1; None for 0 next to > 0."""
+    best = F(1)
+    for r1, r2 in zip(m, m[1:]):
+        for p, q in zip(r1, r2):
+            if (p == 0) != (q == 0):
+                return None
+            if p:
+                best = min(best, p / q, q / p)
+    return best
+
+
 @pytest.mark.parametrize("defect", dc.CORPUS, ids=[d.key for d in dc.CORPUS])
 def test_tightest_alpha_is_tight(defect: dc.Defect) -> None:
     """Private at the tightest alpha and at no larger one (by the public is_private); None: at no alpha."""
     m, tight = defect.matrix(), defect.expected.tightest_alpha
+    assert _tightest_alpha(m) == tight
     if tight is None:
         assert not is_private(m, F(1, 10**9))
         return

@@ -263,29 +263,17 @@ CORPUS_BY_KEY = {d.key: d for d in CORPUS}
 # ---------------------------------------------------------------- diagnosis through the public API
 
 
-def tightest_alpha(m: Matrix) -> Fraction | None:
-    """The largest alpha at which ``m`` is alpha-DP: min over adjacent rows and outputs of min(p/q, q/p), 0/0 = 1.
-
-    None when some output has probability 0 for one count and > 0 for the adjacent one (no alpha works).
-    """
-    best = Fraction(1)
-    for r1, r2 in zip(m, m[1:]):
-        for p, q in zip(r1, r2):
-            if (p == 0) != (q == 0):
-                return None
-            if p:
-                best = min(best, p / q, q / p)
-    return best
-
-
 def diagnose(d: Defect) -> Diagnosis:
-    """The diagnosis of ``d``'s mechanism by the public API (audit, is_private, is_universally_optimal)."""
+    """The diagnosis of ``d``'s mechanism by the public API (audit, privacy_level, is_private, optimality)."""
     from .audit_report import audit
+    from .privacy_level import privacy_level
     from .questions import is_private, is_universally_optimal
 
     m = d.matrix()
     report = audit(m, d.claimed_alpha, users="abs")
-    tight = tightest_alpha(m)
+    level = privacy_level(m).alpha
+    assert isinstance(level, Fraction)  # an exact matrix has a rational level
+    tight = level or None  # 0: no alpha > 0 works
     at_tight = None
     if tight is not None and tight < 1:
         assert is_private(m, tight)  # the bound is attained: private there, by the public API
@@ -326,7 +314,8 @@ def render_page() -> str:
         "Each row is a fixture of `udpm/defect_corpus.py`: an exact count-query mechanism with a defect that DP",
         "libraries have shipped or nearly shipped.  The diagnosis is data in the fixture, and",
         "tests/test_defect_corpus.py checks that the public API (`udpm.audit_report.audit`,",
-        "`udpm.questions.is_private`, `is_universally_optimal`) derives exactly it.  *Private* is at the claimed",
+        "`udpm.privacy_level.privacy_level`, `udpm.questions.is_private`, `is_universally_optimal`) derives",
+        "exactly it.  *Private* is at the claimed",
         "alpha; *tightest alpha* is the largest alpha (smallest epsilon) at which the mechanism is alpha-DP;",
         "*optimal* is grs2011 Theorem 3.2 at the claimed alpha and at the tightest one; the *loss gap* is the",
         "stated user's loss with the mechanism (under its best remap) minus the certified optimum among",
@@ -405,5 +394,4 @@ __all__ = [
     "Diagnosis",
     "diagnose",
     "render_page",
-    "tightest_alpha",
 ]
