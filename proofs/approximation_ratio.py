@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import itertools
 import json
+from collections.abc import Callable
 from fractions import Fraction
 
 import flint
@@ -20,6 +21,7 @@ from sympy.polys.matrices import DomainMatrix
 
 from proofs.countrange_alpha import internal, zlcn_label
 from proofs.countrange_lp import ALPHAS_Z, AS, F, fmt, theta_pairs, theta_text
+from proofs.geometric import zlcn2013_formula6
 from udpm import linalg
 from udpm.certificates import certificate_of
 from udpm.certify import solve
@@ -216,12 +218,42 @@ def closed_forms(n: int, t1: int, t2: int | None, exact: dict, ctx: Context) -> 
     return json.dumps(sorted(out, key=lambda p: p["proved"][0]), sort_keys=True)
 
 
+def at_one_count(
+    rec: Findings, alphas: tuple[Fraction, ...], factor: Fraction | int, formula: Callable = zlcn2013_formula6
+) -> None:
+    """Theorem 4 at n = 0 (the database has no row; the one count is 0): the mechanism is (6) at n = 0
+    (``formula``, the statement's (6) literally), a 1x1 matrix [m].  The query <p, 0, +oo> has every count in range:
+    its consumer (omega(0) rho(0) = 1) has the optimum phi(0) = 1, error 0, while a transformation t in [0, 1]
+    derives phi(0) = m t: the best derivable error is 1 - m (t = 1), at most ``factor`` x 0 only if m >= 1.  Exact
+    at each zlcn alpha."""
+    for A in alphas:
+        with rec.deciding(
+            n=0,
+            alpha=zlcn_label(A),
+            kind=BOUNDED,
+            method="(6) at n = 0 literally, exact",
+            covers="every consumer of <p, 0, +oo> (every count in range) on the one count 0",
+            theta=theta_text(0, None),
+        ) as d:
+            m = formula(0, A)
+            if len(m) != 1 or len(m[0]) != 1:
+                d.inconclusive(f"(6) at n = 0 is {m}: no 1x1 matrix")
+            elif m[0][0] < 1:
+                d.counterexample(
+                    f"n = 0, zlcn alpha = {A}: (6) gives M = [{m[0][0]}] (z = 0 is in {{0, n}}: A/(A+1)), not the "
+                    f"mechanism [1]; the consumer of <p, 0, +oo> has optimal error 0 (phi(0) = 1) and best derivable "
+                    f"error 1 - {m[0][0]} = {1 - m[0][0]} (t = 1), not at most {factor} x 0"
+                )
+
+
 @checks("zlcn2013.thm4")
-def two_approximation(ctx: Context, factor: Fraction | int = 2) -> Findings:
+def two_approximation(ctx: Context, factor: Fraction | int = 2, formula: Callable = zlcn2013_formula6) -> Findings:
     """zlcn2013 Theorem 4: for every consumer, some mechanism derivable from the range-restricted geometric
     mechanism has weighted error at most 2 times the optimum.  The worst ratio over ALL consumers (omega, rho)
     is computed exactly for each (n, theta1, theta2, alpha) and compared with ``factor``: one bounded instance
-    each (exhaustive over consumers: a finite LP family over the legal polytope's vertices, each certified)."""
+    each (exhaustive over consumers: a finite LP family over the legal polytope's vertices, each certified).
+    n = 0 (the printed class has n >= 0): (6) literally (``formula``), :func:`at_one_count`; over n >= 1 the claim
+    zlcn2013.thm4.corrected."""
     rec = Findings("zlcn2013.thm4")
     n_max = 3 if ctx.quick else 6
     alphas = (*ALPHAS_Z, F(100)) if not ctx.quick else (F(101, 100), F(2), F(100))
@@ -259,6 +291,7 @@ def two_approximation(ctx: Context, factor: Fraction | int = 2) -> Findings:
                     worst = (key, r, n, A, where, cert)
                 if (t2 is None or t1 == 0 or t2 == n) and r != 1:
                     rec.value(**{f"threshold ratio n={n} theta={theta_text(t1, t2)} {zlcn_label(A)}": r})
+    at_one_count(rec, alphas, factor, formula)
     _, r, n, A, where, cert = worst
     rec.value(worst_ratio=str(r), worst_consumer=f"n={n}, {zlcn_label(A)}, {where}")
     for A, v in per_alpha.items():

@@ -29,6 +29,7 @@ from fractions import Fraction
 
 import sympy as sp
 
+from proofs.geometric import zlcn2013_formula6
 from proofs.rational_alpha import ALPHA, GRID, ONE, ZERO, P, R, Undecided, X, a_sym, nonneg_on_unit
 from proofs.recurrences import EQ2, EQ3, SYMBOLIC, Piece, Recurrence, _val, pieces, relation_to_eq2
 from udpm import linalg
@@ -91,6 +92,37 @@ def rational_sweep(n: int, rec: Recurrence, A: Fraction, validity: Callable[[Seq
                 f"z = {linalg.fmt_vector(z)}; {bad}"
             )
     return None
+
+
+def at_one_count(
+    rec: Findings, recurrences: Sequence[Recurrence], alphas: Sequence[Fraction], formula: Callable = zlcn2013_formula6
+) -> None:
+    """Theorem 7 at n = 0 (the database has no row; the one count is 0): M is (6) at n = 0 (``formula``, the
+    statement's (6) literally), a 1x1 matrix.  The consumer of the threshold query <p, 0, +oo> (every count in
+    range, so the true answer is always yes) has the unique optimum z = (1) (error 0), which (2) and (3) allow (no
+    step at n = 0); t = M^-1 z must lie in [0, 1].  Exact at each zlcn alpha, per recurrence."""
+    for r in recurrences:
+        for A in alphas:
+            with rec.deciding(
+                n=0,
+                alpha=_alpha_label(A),
+                kind=BOUNDED,
+                method="(6) at n = 0 literally, exact 1x1 inverse",
+                covers="the optimum z = (1) of <p, 0, +oo>, the only consumer's optimum that every beta in [0, 1] "
+                "reaches at beta = 1",
+                recurrence=r.name,
+            ) as dec:
+                m = formula(0, A)
+                if len(m) != 1 or len(m[0]) != 1 or m[0][0] == 0:
+                    dec.inconclusive(f"(6) at n = 0 is {m}: no invertible 1x1 matrix")
+                    continue
+                t = 1 / m[0][0]  # M^-1 (1)
+                if not 0 <= t <= 1:
+                    dec.counterexample(
+                        f"n = 0, zlcn alpha = {A}: (6) gives M = [{m[0][0]}] (z = 0 is in {{0, n}}: A/(A+1)), not the "
+                        f"mechanism [1]; the consumer of <p, 0, +oo> has the optimum z = (1) and t = M^-1 z = {t} > 1: "
+                        "no transformation of (6) derives it"
+                    )
 
 
 def _legal(z: Sequence[Fraction]) -> str | None:
@@ -174,10 +206,13 @@ def _alpha_label(A: Fraction) -> str:
 
 
 @checks("zlcn2013.thm7")
-def threshold_universality(ctx: Context, recurrences: Sequence[Recurrence] = (EQ2, EQ3)) -> Findings:
+def threshold_universality(
+    ctx: Context, recurrences: Sequence[Recurrence] = (EQ2, EQ3), formula: Callable = zlcn2013_formula6
+) -> Findings:
     """zlcn2013 Theorem 7 and Corollary 3 (with Theorem 6): for every vector z satisfying recurrence (2)
     (threshold queries <p, theta, +inf>; resp. (3) for <p, 0, theta>) with z_0 in [0, 1], t = M^-1 z lies
-    in [0, 1]^(n+1), M the range-restricted geometric mechanism; so M derives every such optimum."""
+    in [0, 1]^(n+1), M the range-restricted geometric mechanism; so M derives every such optimum.  At n = 0 (the
+    printed class has n >= 0) M is (6) literally (``formula``), :func:`at_one_count`."""
     rec = Findings("zlcn2013.thm7")
     n_max = 5 if ctx.quick else 14
     swept = ZLCN_ALPHAS[: 2 if ctx.quick else 5]
@@ -221,6 +256,7 @@ def threshold_universality(ctx: Context, recurrences: Sequence[Recurrence] = (EQ
                     shapes[f"{r.name} n=3 piece ends"] = ", ".join(e.in_zlcn() for e in ends)
                     shapes[f"{r.name} n=3 t at mid of piece 1"] = ", ".join(v.in_zlcn() for v in m_inverse_apply(z_mid))
                 shapes[f"{r.name} pieces"] = "n+1" if len(ps) == n + 1 else f"{len(ps)} at n={n}"
+    at_one_count(rec, recurrences, swept, formula)
     ok, cases = theorem7_cases()
     all_n = []
     for r in recurrences:
@@ -252,6 +288,9 @@ def threshold_universality(ctx: Context, recurrences: Sequence[Recurrence] = (EQ
             if all_n
             else ""
         )
-        + "Corollary 3 adds nothing to check: (2) does not depend on theta, so the same M serves all thresholds."
+        + "Corollary 3 adds nothing to check: (2) does not depend on theta, so the same M serves all thresholds.  "
+        "n = 0 (one count): (6) as printed gives M = [A/(A+1)], the reading zlcn2013.def6 is refuted under, so t = "
+        "M^-1 (1) = (A+1)/A > 1 for the consumer who is always right to say yes; over n >= 1 the claim "
+        "zlcn2013.thm7.corrected."
     )
     return rec

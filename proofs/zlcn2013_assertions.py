@@ -472,9 +472,10 @@ def printed_m(n: int, boundary: sp.Expr = A / (A - 1)) -> sp.Matrix:
 def m_invertible(ctx: Context, boundary: sp.Expr = A / (A - 1), n_max: int = 7) -> Findings:
     """zlcn2013 Theorem 7, proof sketch: "We can show that M is invertible", per n symbolically in A > 1: det M is a
     rational function of A; it is decided non-zero for every A > 1 (sympy sign after A = 1 + s).  ``boundary`` is
-    the factor of M's first and last columns (a wrong one is a false variant)."""
+    the factor of M's first and last columns (a wrong one is a false variant).  n = 0 is the 1 x 1 M, its one column
+    both the first and the last (the factor once)."""
     rec = Findings("zlcn2013.thm7.invertible")
-    for n in range(1, n_max + 1):
+    for n in range(n_max + 1):
         with rec.deciding(
             n=n,
             alpha=SYMBOLIC,
@@ -499,9 +500,10 @@ def step_function_legal(ctx: Context, drop: str = "") -> Findings:
     A (1 - beta2), the step function Phi (beta1 below theta, beta2 from theta on) is a legal function.  z3 unsat
     per (n, theta) with A a real variable > 1 (nonlinear), so every zlcn alpha > 1 at once; ``drop`` removes one
     printed condition ('upper': A beta2 <= 1; 'lower': 0 <= beta2/A; 'complement': the two conditions on 1 - beta)
-    as a variant: 'upper' and 'lower' are implied by the rest, 'complement' is needed."""
+    as a variant: 'upper' and 'lower' are implied by the rest, 'complement' is needed.  n = 0 (one count, theta = 0):
+    Phi is the constant beta2."""
     rec = Findings("zlcn2013.sec4.2.legal")
-    for n in range(1, 5):
+    for n in range(5):
         for theta in range(n + 1):
             with rec.deciding(
                 n=n,

@@ -73,8 +73,11 @@ def test_def2_vacuity_guard(monkeypatch):
 
 def test_thm4_bounded_grid_worst_ratio_below_two():
     rec = ar.two_approximation(CTX)
-    assert rec.status is Status.VERIFIED and Fraction(rec.values["worst_ratio"]) < 2
-    assert grid(rec, BOUNDED) == {zlcn_label(a): [1, 2, 3] for a in (Fraction(101, 100), Fraction(2), Fraction(100))}
+    # (6) as printed is no mechanism at n = 0 (zlcn2013.def6): refuted there only; over n >= 1 the ratio stays below 2
+    assert rec.status is Status.REFUTED and "n = 0, zlcn alpha = 101/100: (6) gives M" in rec.counterexample
+    assert {d.instance.n for d in rec.decided(outcome=Outcome.COUNTEREXAMPLE)} == {0}
+    assert Fraction(rec.values["worst_ratio"]) < 2
+    assert grid(rec, BOUNDED) == {zlcn_label(a): [0, 1, 2, 3] for a in (Fraction(101, 100), Fraction(2), Fraction(100))}
     bad = ar.two_approximation(CTX, factor=1)
     assert bad.status is Status.REFUTED and "> 1" in bad.counterexample
 

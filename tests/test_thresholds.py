@@ -10,19 +10,21 @@ from proofs import recurrences as rc
 from proofs import thresholds as th
 from udpm.claims import Context, Status
 from udpm.evidence import grid_text
-from udpm.instances import ALL_N, BOUNDED, SAMPLED
+from udpm.instances import ALL_N, BOUNDED, SAMPLED, Outcome
 
 CTX = Context(quick=True)
 A = ra.A_SYM
 
 
-def test_thm7_proved_and_grid_is_what_ran():
+def test_thm7_refuted_at_n_0_only_and_grid_is_what_ran():
     r = th.threshold_universality(CTX)
-    assert r.status is Status.PROVED and r.values["all-n case 1"] == "interior i = k-1-p: t = 0"
+    assert r.status is Status.REFUTED and "n = 0, zlcn alpha = 2: (6) gives M = [2/3]" in r.counterexample
+    assert all(x.instance.n == 0 for x in r.decided(outcome=Outcome.COUNTEREXAMPLE))
+    assert r.values["all-n case 1"] == "interior i = k-1-p: t = 0"
     assert r.values["(2) pieces"] == "n+1" and r.values["(2) n=3 t at mid of piece 1"] == "0, 0, 1/2, 1"
     res = r.result()
     assert grid_text(res.grid[str(SAMPLED)]) == "alpha=zlcn alpha=2 (internal 1/2), zlcn alpha=3 (internal 1/3): n<=5"
-    assert grid_text(res.grid[str(BOUNDED)]).endswith(": n<=5")
+    assert grid_text(res.grid[str(BOUNDED)]).endswith(": n=0")  # (6) at n = 0, per zlcn alpha
     assert {dict(d.instance.params)["recurrence"] for d in r.decided(ALL_N)} == {"(2)", "(3)"}
     assert "zlcn alpha in 2, 3." in " ".join(r.notes)  # the quick run sweeps two alphas, and says so
 
@@ -48,9 +50,9 @@ def test_thm7_only_one_recurrence_records_only_it():
     assert {dict(d.instance.params)["recurrence"] for d in r.decisions} == {"(2)"}
 
 
-def test_eq2_proved_with_grid():
+def test_eq2_verified_with_grid():
     r = rc.recurrence_closed_form(CTX)
-    assert r.status is Status.PROVED
+    assert r.status is Status.VERIFIED  # the all-n argument starts at n = 1, the printed class at n = 0
     assert r.values["interval ends (n=3)"] == "1/(A**2*(A + 1)), 1/(A*(A + 1)), 1/(A + 1), 1"
     parts = sorted((dict(d.instance.params)["part"], d.instance.n) for d in r.decided(BOUNDED))
     assert parts == [("(2)", n) for n in range(1, 7)] + [("(3)", n) for n in range(1, 7)]

@@ -160,6 +160,11 @@ def _thm4_factor(ctx: Context) -> Findings:
     return ar.two_approximation(ctx, factor=1)
 
 
+@false_variant("zlcn2013.thm4.corrected", "constant", "n >= 1: the range-restricted mechanism is a 1-approximation")
+def _thm4_corrected_factor(ctx: Context) -> Findings:
+    return restrict("zlcn2013.thm4.corrected", _thm4_factor(ctx))
+
+
 @false_variant("zlcn2013.thm7", "object", "Theorem 7 with (2) combined by max (not min)")
 def _thm7_max(ctx: Context) -> Findings:
     from proofs import recurrences as rc
@@ -176,6 +181,16 @@ def _thm7_illegal(ctx: Context) -> Findings:
 
     bad = rc.Recurrence("min{A psi, 1}", (sp.Integer(0), rc.A_SYM), (sp.Integer(1), sp.Integer(0)), "min")
     return th.threshold_universality(ctx, recurrences=(bad,))
+
+
+@false_variant("zlcn2013.thm7.corrected", "object", "n >= 1: Theorem 7 with (2) combined by max (not min)")
+def _thm7_corrected_max(ctx: Context) -> Findings:
+    return restrict("zlcn2013.thm7.corrected", _thm7_max(ctx))
+
+
+@false_variant("zlcn2013.thm7.corrected", "constant", "n >= 1: Theorem 7 for the recurrence min{alpha psi, 1}")
+def _thm7_corrected_illegal(ctx: Context) -> Findings:
+    return restrict("zlcn2013.thm7.corrected", _thm7_illegal(ctx))
 
 
 @false_variant("zlcn2013.oblivious", "object", "the step function is dominated by the constant function beta2")
