@@ -144,9 +144,10 @@ def derived_is_private(ctx: Context, factor: Callable[[object], object] = lambda
     (a_(i+1)j / A <= a_ij <= A a_(i+1)j), then x = A t, t in [0, 1]^m, is a legal function (Definition 2).
     For a fixed matrix, x is linear in t and Definition 2 is linear in x, so the vertices t in {0, 1}^m decide
     every t: x = the sum of a set S of columns.  z3 unsat (linear) per (n, zlcn alpha, m) over every such matrix
-    and every S; ``factor`` is the DP bound claimed for x (a smaller one is a false variant)."""
+    and every S; ``factor`` is the DP bound claimed for x (a smaller one is a false variant).  n = 0: one row, no
+    neighbours, so x = A t need only lie in [0, 1]."""
     rec = Findings("zlcn2013.sec3.2.linearity")
-    for n in (1, 2):
+    for n in (0, 1, 2):
         for al in (F(2), F(3, 2)):
             for m in range(1, m_max + 1):
                 with rec.deciding(

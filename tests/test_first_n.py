@@ -117,3 +117,8 @@ def test_thm4_at_n_0_is_refuted_by_6_as_printed_and_holds_for_the_one_mechanism(
     assert [y.outcome for y in fixed.decisions] == [Outcome.HOLDS] * 2
     rec = restrict("zlcn2013.thm4.corrected", ar.two_approximation(CTX))
     assert rec.status is Status.VERIFIED and all(y.instance.n != 0 for y in rec.decisions)
+
+
+def test_linearity_decides_n_0():
+    rec = za.derived_is_private(CTX, m_max=2)
+    assert [x.outcome for x in rec.decisions if x.instance.n == 0] == [Outcome.HOLDS] * 4  # 2 alphas x m = 1, 2
