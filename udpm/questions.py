@@ -50,6 +50,7 @@ from .exact_inputs import TOLERANCE, Conversion, exact_alpha, exact_matrix, make
 from .mechanisms import truncated_geometric
 from .privacy import Violation, dp_violations
 from .programs import bayesian_lp, remap_existence_lp
+from .readable import readable
 from .remaps import posterior_loss
 from .time_budget import Budget, bounded
 from .universality_check import SMALL, decide_remap
@@ -346,6 +347,11 @@ def _describe(user: BayesianUser) -> dict:
     }
 
 
+def _readable_violation(v: Violation) -> str:
+    ratio = "inf" if v.ratio is None else readable(v.ratio)
+    return f"x[{v.row}][{v.column}]={readable(v.p)}, x[{v.other}][{v.column}]={readable(v.q)}, ratio {ratio}"
+
+
 def fast_truncated_geometric(n: int, alpha: Fraction) -> Matrix:
     """T(n, alpha) (grs2011 Example 2.2) from one table of powers; equal to :func:`udpm.mechanisms.truncated_geometric`."""
     a = Fraction(alpha)
@@ -388,7 +394,7 @@ def decide_universality(
             False,
             n,
             a,
-            f"M is not {a}-DP: {violations[0]}{more}",
+            f"M is not {a}-DP: {_readable_violation(violations[0])}{more}",
             violations=violations,
             conversion=conv,
             method="not DP",

@@ -29,10 +29,14 @@ def _digits(k: int) -> str:
     return s if len(s) <= 12 else f"{s[:6]}…{s[-3:]}"
 
 
+def _long(x: Fraction) -> bool:
+    return len(str(x)) > SHORT or len(str(abs(x.numerator))) > 12 or len(str(x.denominator)) > 12
+
+
 def short_exact(x: Fraction) -> str:
     """The fraction itself when short, else its numerator and denominator cut to their first and last digits."""
     text = str(x)
-    if len(text) <= SHORT:
+    if not _long(x):
         return text
     sign = "-" if x < 0 else ""
     if x.denominator == 1:
@@ -63,9 +67,9 @@ def readable(x: object) -> str:
     if isinstance(x, sympy.Expr) and not x.is_Rational:
         return f"{decimal(x)} (exactly {x})"
     q = Fraction(x)
-    if q.denominator == 1 and len(str(q)) <= SHORT:
+    if q.denominator == 1 and not _long(q):
         return str(q)
-    if len(str(q)) <= SHORT:
+    if not _long(q):
         return f"{q} ≈ {decimal(q)}"
     return f"{decimal(q)} (exactly {short_exact(q)})"
 
