@@ -4,6 +4,7 @@ cheapest exact certificate; the witness user as an optional second step; the tig
 from __future__ import annotations
 
 import json
+import sys
 import time
 from fractions import Fraction as F
 
@@ -151,3 +152,32 @@ def test_cli_budget_exit_3_and_progress_only_on_a_terminal(tmp_path, capsys):
     assert captured.err == ""  # not a terminal: no progress lines
     assert main(["audit", str(path), "--alpha", "1/2", "--budget", "0"]) == 2
     assert "--budget must be > 0 seconds" in capsys.readouterr().err
+
+
+def test_progress_lines_on_a_terminal(tmp_path, capsys, monkeypatch):
+    path = tmp_path / "m.json"
+    path.write_text('[["3/5", "2/5"], ["2/5", "3/5"]]')
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    assert main(["audit", str(path), "--alpha", "1/2", "--loss", "abs"]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert err[:2] == ["udpm audit: privacy ...", err[1]] and err[1].startswith("udpm audit: privacy decided (")
+    assert any(line.startswith("udpm audit: user uniform, abs decided (") for line in err)
+
+
+def test_a_witness_that_fails_its_exact_recheck_changes_nothing(monkeypatch):
+    from udpm.errors import HarnessError
+
+    def unconfirmed(*args, **kwargs):
+        raise HarnessError("the solver's user does not separate M from T exactly")
+
+    monkeypatch.setattr(witness_users, "named_users", lambda n: [])
+    monkeypatch.setattr(witness_users, "lp_proposal", lambda *a, **k: None)
+    monkeypatch.setattr(witness_users, "user_preferring", unconfirmed)
+    u = is_universally_optimal(boundary_rr(3), "1/2")
+    assert not u and u.method == "negative entry" and u.witness_status == "undecided" and u.witness is None
+
+
+def test_privacy_level_is_part_of_the_questions():
+    from udpm import questions
+
+    assert questions.privacy_level is privacy_level and "privacy_level" in questions.__all__

@@ -45,10 +45,11 @@ import sympy
 from . import linalg
 from .certificates import to_certificate
 from .certify import Certified, solve
-from .errors import CertificationFailed, InvalidInput, InvalidMatrix, SolverTimeout
+from .errors import CertificationFailed, HarnessError, InvalidInput, InvalidMatrix, SolverTimeout
 from .exact_inputs import TOLERANCE, Conversion, exact_alpha, exact_matrix, make_user
 from .mechanisms import truncated_geometric
 from .privacy import Violation, dp_violations
+from .privacy_level import PrivacyLevel, privacy_level
 from .programs import bayesian_lp, remap_existence_lp
 from .readable import readable
 from .remaps import posterior_loss
@@ -314,7 +315,8 @@ class Universality:
     z·M = 0 != z·T, or ``no_remap_certificate``, an exact LP certificate that sum |M·Y - T| > 0).
     ``witness_user``, when found, is a user for whom M's best remap loses strictly more than
     T(n, alpha) does: a direct counterexample that does not rest on the theorem.  ``witness_status``
-    is "found", "none found", "timeout", "off" or "not needed".
+    is "found", "none found", "timeout", "undecided" (a solver's user not confirmed exactly), "off" or
+    "not needed".
     """
 
     optimal: bool
@@ -420,6 +422,8 @@ def decide_universality(
             status = "found" if w is not None else "none found"
         except SolverTimeout:
             status = "timeout"
+        except HarnessError:  # a solver's answer that did not survive the exact re-check: no witness, no verdict change
+            status = "undecided"
         if w is not None:
             wdict = w.to_json()
     return Universality(
@@ -503,6 +507,7 @@ def is_universally_optimal(
 __all__ = [
     "TIMEOUT_S",
     "Optimum",
+    "PrivacyLevel",
     "PrivacyVerdict",
     "Universality",
     "best_remap",
@@ -512,4 +517,5 @@ __all__ = [
     "is_private",
     "is_universally_optimal",
     "optimal_for",
+    "privacy_level",
 ]
