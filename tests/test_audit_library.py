@@ -166,3 +166,21 @@ def test_experiments_libraries_is_a_client_of_audit():
     assert proc.returncode == 0, proc.stderr
     rows = json.loads(proc.stdout)["rows"]
     assert all(r["method"].startswith("udpm.audit: ") for r in rows)
+
+
+def test_an_irrational_matrix_points_at_the_exact_way_and_a_rational_library_mechanism_is_a_matrix():
+    from udpm import is_private, is_universally_optimal
+    from udpm.errors import InvalidMatrix
+
+    m = dpl.geometric_truncated(5, math.log(2))
+    with pytest.raises(InvalidMatrix, match=r"is irrational; for a DP library's mechanism pass the LibraryMechanism"):
+        audit(m.matrix, eps="ln 2")
+    with pytest.raises(
+        InvalidMatrix, match=r"whose ratio e\^-0.6931471805599453 is irrational; udpm.audit\(mechanism\)"
+    ):
+        is_universally_optimal(m, eps="ln 2")
+    exact = dpl.geometric_truncated(5, "ln 2")
+    assert is_universally_optimal(exact, "1/2") and is_private(exact, "1/2")
+    assert is_private(
+        [[sympy.Rational(2, 3), sympy.Rational(1, 3)], [sympy.Rational(1, 3), sympy.Rational(2, 3)]], "1/2"
+    )

@@ -18,6 +18,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+import sympy
+
 from . import linalg
 from .errors import InvalidAlpha, InvalidInput, InvalidMatrix
 from .users import BayesianUser, Loss, absolute_error, binary_loss, squared_error
@@ -134,6 +136,38 @@ def _float_like(v: object) -> bool:
     return isinstance(v, float) or (_is_numpy(v) and getattr(getattr(v, "dtype", None), "kind", "") == "f")
 
 
+def _library_matrix(m: object, what: str) -> object:
+    """A library mechanism's exact matrix when its ratio is rational; a pointer to udpm.audit when it is not."""
+    from .adapters import LibraryMechanism
+
+    if not isinstance(m, LibraryMechanism):
+        return m
+    if m.rational:
+        return m.matrix
+    raise InvalidMatrix(
+        f"{what} is {m.library} {m.name}, whose ratio e^-{float(m.rate)!r} is irrational; udpm.audit(mechanism) "
+        "and udpm.questions.privacy_level(mechanism) decide it exactly (arb balls), this question needs rational entries"
+    )
+
+
+def _sympy_rationals(row: object, i: int, what: str) -> object:
+    """sympy Rationals as Fractions; an irrational sympy entry refused with the way to audit it exactly."""
+    if isinstance(row, (str, bytes)) or not isinstance(row, Sequence):
+        return row
+    out = []
+    for j, v in enumerate(row):
+        if isinstance(v, sympy.Basic):
+            if v.is_Rational:
+                v = Fraction(int(v.p), int(v.q))
+            else:
+                raise InvalidMatrix(
+                    f"{what}[{i}][{j}] = {show(v)} is irrational; for a DP library's mechanism pass the "
+                    "LibraryMechanism itself (udpm.adapters) to udpm.audit, which decides an irrational ratio exactly"
+                )
+        out.append(v)
+    return out
+
+
 def _row_sum_is_one(row: list[Fraction]) -> bool:
     den = math.lcm(*(x.denominator for x in row))
     return sum(x.numerator * (den // x.denominator) for x in row) == den
@@ -184,6 +218,7 @@ def exact_matrix(
     """
     if exact not in (None, "rationalize", "estimated"):
         raise InvalidInput(f"exact must be None (exact input only), 'rationalize' or 'estimated', got {show(exact)}")
+    m = _library_matrix(m, what)
     if _is_numpy(m) and hasattr(m, "tolist"):
         if exact is None:
             raise InvalidMatrix(
@@ -197,6 +232,7 @@ def exact_matrix(
         fast = _fractions_stochastic(m)
         if fast is not None:
             return fast, Conversion()
+        m = [_sympy_rationals(row, i, what) for i, row in enumerate(m)]
         for i, row in enumerate(m):
             if isinstance(row, Sequence) and not isinstance(row, (str, bytes)):
                 for j, v in enumerate(row):
