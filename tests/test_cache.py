@@ -110,4 +110,5 @@ def test_a_rerun_reuses_every_task_and_a_corrupted_entry_is_recomputed(tmp_path)
     assert again.hits == len(tasks) - 1 and len(again.problems) == 1
     assert canonical(to_payload(second)) == canonical(to_payload(first))
     third = Cache(tmp_path)
-    assert executor.run([CLAIM], ctx, cache=third)[CLAIM][1] == 0.0 and third.hits == 1  # the whole claim
+    # the whole claim, with the time it took to decide when it was stored
+    assert executor.run([CLAIM], ctx, cache=third)[CLAIM][1] > 0.0 and third.hits == 1

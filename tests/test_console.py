@@ -75,7 +75,7 @@ def test_the_digest_comes_after_the_tables_and_before_the_regressions_and_the_ve
     rp.print_summary(outcomes, 1.0)
     assert rp.exit_status(outcomes) == rp.EXIT_REGRESSION
     lines = capsys.readouterr().out.rstrip("\n").splitlines()
-    claims_table = lines.index(next(ln for ln in lines if ln.strip() == "claims"))
+    claims_table = lines.index(next(ln for ln in lines if ln.strip().startswith("claims (seconds")))
     digest = lines.index(
         "refuted: 1 claim, each with what refutes it (the counterexample in full in --json and the report):"
     )

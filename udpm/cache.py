@@ -179,6 +179,8 @@ class Cache:
     problems: list[str] = field(default_factory=list)
     hits: int = 0
     writes: int = 0
+    #: key -> the seconds its entry took to decide when it was stored, for the entries read in this run
+    decided_in: dict[str, float] = field(default_factory=dict)
 
     def key(self, claim: str, task: object, params: dict, module: str) -> str:
         blob = json.dumps([FORMAT, claim, task, params, code_hash(module)], sort_keys=True, default=str)
@@ -205,11 +207,14 @@ class Cache:
             if hashlib.sha256(payload.encode()).hexdigest() != entry["sha256"]:
                 self._corrupt(path, "checksum mismatch")
                 return None
-            found = from_payload(json.loads(payload))
+            stored = json.loads(payload)
+            found = from_payload(stored)
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
             self._corrupt(path, f"not a cache entry ({type(exc).__name__}: {exc})")
             return None
         self.hits += 1
+        if isinstance(stored.get("seconds"), int | float):
+            self.decided_in[key] = float(stored["seconds"])
         return found
 
     def _corrupt(self, path: Path, why: str) -> None:
@@ -219,11 +224,12 @@ class Cache:
         except OSError:
             pass
 
-    def put(self, key: str, found: object) -> bool:
-        """Store ``found`` atomically when it is cacheable; True when written."""
+    def put(self, key: str, found: object, seconds: float | None = None) -> bool:
+        """Store ``found`` (and the ``seconds`` it took to decide) atomically when cacheable; True when written."""
         if not cacheable(found):
             return False
-        payload = json.dumps(to_payload(found), sort_keys=True, ensure_ascii=False)  # type: ignore[arg-type]
+        timed = {} if seconds is None else {"seconds": round(seconds, 3)}
+        payload = json.dumps({**to_payload(found), **timed}, sort_keys=True, ensure_ascii=False)  # type: ignore[arg-type]
         digest = hashlib.sha256(payload.encode()).hexdigest()
         entry = {"format": FORMAT, "key": key, "sha256": digest, "payload": payload}
         path = self._path(key)

@@ -69,7 +69,7 @@ def print_tables(doc: Mapping, seconds: float, out: object | None = None) -> Non
     out.print(table)
 
     times = doc.get("seconds", {})
-    detail = Table(title="claims")
+    detail = Table(title="claims (seconds: the time each check took to decide, kept for a claim read from the cache)")
     for col in ("id", "status", "capped by", "evidence", "scope", "seconds"):
         detail.add_column(col, overflow="fold")
     for c in claims:

@@ -154,10 +154,12 @@ def _begin(order: list[str], ctx: Context, listener: Listener, dashboard: str | 
 
 def _from_cache(cache: Cache | None, cid: str, ctx: Context, out: dict[str, Found], listener: Listener) -> bool:
     """The claim's whole record from the cache into ``out``, when it is there."""
-    if cache is None or (hit := cache.get(claim_key(cache, cid, ctx))) is None:
+    key = claim_key(cache, cid, ctx) if cache is not None else ""
+    if cache is None or (hit := cache.get(key)) is None:
         return False
-    out[cid] = (hit, 0.0)
-    listener.claim_done(cid, 0.0, True)
+    seconds = cache.decided_in.get(key, 0.0)  # the time it took to decide, when it was stored
+    out[cid] = (hit, seconds)
+    listener.claim_done(cid, seconds, True)
     return True
 
 
@@ -183,7 +185,7 @@ def run_serial(order: list[str], ctx: Context, cache: Cache | None, listener: Li
                 listener.task_done(cid, got is not None)
             found, seconds = check_task(cid, ctx, parts)
         if cache is not None:
-            cache.put(claim_key(cache, cid, ctx), found)
+            cache.put(claim_key(cache, cid, ctx), found, seconds)
         out[cid] = (found, seconds)
         listener.claim_done(cid, seconds, False)
     return out
@@ -305,7 +307,7 @@ def run_dask(
             listener.task_done(cid, False)
             continue
         if cache is not None:
-            cache.put(claim_key(cache, cid, ctx), found)
+            cache.put(claim_key(cache, cid, ctx), found, seconds)
         out[cid] = (found, seconds)
         listener.claim_done(cid, seconds, False)
     return {cid: out[cid] for cid in order}

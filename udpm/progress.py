@@ -26,7 +26,7 @@ class Lines(Listener):
 
     def claim_done(self, claim_id: str, seconds: float, cached: bool) -> None:
         self.done += 1
-        tail = "cached" if cached else f"{seconds:.2f} s"
+        tail = f"{seconds:.2f} s, from the cache" if cached else f"{seconds:.2f} s"
         print(f"[{self.done:>3}/{self.total}] {claim_id}  ({tail})", file=self.out, flush=True)
 
 
@@ -63,7 +63,7 @@ class Live(Lines):
     def claim_done(self, claim_id: str, seconds: float, cached: bool) -> None:
         self.done += 1
         task = self.ids[claim_id]
-        tail = "cached" if cached else f"{seconds:.2f} s"
+        tail = f"{seconds:.2f} s, from the cache" if cached else f"{seconds:.2f} s"
         self.bars.update(task, completed=self.bars.tasks[task].total, description=f"{claim_id} ({tail})")
 
     def close(self) -> None:
