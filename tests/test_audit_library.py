@@ -132,8 +132,8 @@ def test_udpm_audit_library_command(capsys, tmp_path):
     assert main(args) == 0
     out = capsys.readouterr().out
     assert out.splitlines()[0] == (
-        "verdict: DP at eps = 0.6931471805599453 (alpha = e^-0.6931471805599453 ≈ 0.5); universally optimal: "
-        "T(10, e^-0.6931471805599453 ≈ 0.5) is a remap of it (grs2011 Theorem 3.2)"
+        "verdict: DP at eps = 0.6931471805599453 (alpha = e^-0.6931471805599453 ≈ 0.50000000000000001); "
+        "universally optimal: T(10, e^-0.6931471805599453 ≈ 0.50000000000000001) is a remap of it (grs2011 Theorem 3.2)"
     )
     assert main([*args, "--alpha", "1/2", "--fail-unless", "optimal", "--json", str(tmp_path / "o.json")]) == 1
     doc = json.loads((tmp_path / "o.json").read_text())

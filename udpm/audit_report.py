@@ -26,7 +26,7 @@ from .exact_inputs import TOLERANCE, Conversion, exact_alpha, exact_matrix, pars
 from .privacy import dp_violations
 from .privacy_level import PrivacyLevel, level_of_library, level_of_matrix
 from .questions import TIMEOUT_S, Optimum, PrivacyVerdict, Universality, _describe, decide_universality, optimal_for
-from .readable import approx, decimal, readable, relative
+from .readable import approx, compact, decimal, readable, relative, short_exact
 from .time_budget import Budget, bounded
 from .universality_check import SMALL
 from .users import BayesianUser
@@ -142,14 +142,14 @@ def violation_text(v: object) -> str:
     """One DP violation readably: the two rows, the output, both probabilities and their ratio."""
 
     def show(x: object) -> str:
-        return readable(x) if isinstance(x, Fraction | int) else f"≈ {decimal(x)}"
+        return readable(x) if isinstance(x, Fraction | int) else f"≈ {decimal(x, 17)}"
 
     ratio = "inf" if v.ratio is None else show(v.ratio)
     return f"rows {v.row}, {v.other} at output {v.column}: {show(v.p)} vs {show(v.q)}, ratio {ratio}"
 
 
 def _fmt_alpha(a: object, rate: Fraction | None = None) -> str:
-    return str(a) if isinstance(a, Fraction) else approx(a, rate)
+    return compact(a) if isinstance(a, Fraction) else approx(a, rate)
 
 
 @dataclass(frozen=True)
@@ -197,7 +197,7 @@ class AuditReport:
         if self.rate is not None:
             return f"eps = {float(self.rate)!r} (alpha = {self.alpha_text})"
         inv = 1 / Fraction(self.alpha)
-        ln = f"ln {inv}" if inv.denominator == 1 else f"ln({inv})"
+        ln = f"ln {short_exact(inv)}" if inv.denominator == 1 else f"ln({short_exact(inv)})"
         return (
             f"alpha = {self.alpha_text} (eps = {ln} ≈ {decimal(math.log(inv.numerator) - math.log(inv.denominator))})"
         )

@@ -264,13 +264,18 @@ def audit_main(argv: list[str]) -> int:
         witness=not args.no_witness,
         progress=progress,
     )
-    sys.stdout.write(report.to_text())
     if args.json:
         _write(args.json, report.to_json(), "--json")
-        print(f"wrote {args.json}")
     if args.html:
         _write(args.html, report.to_html(), "--html")
-        print(f"wrote {args.html}")
+    try:
+        sys.stdout.write(report.to_text())
+        for path in (args.json, args.html):
+            if path:
+                print(f"wrote {path}")
+        sys.stdout.flush()
+    except BrokenPipeError:  # a reader such as `head` left early: the outputs are written, nothing to report
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     if report.universality is None and report.privacy:
         return EXIT_INCONCLUSIVE
     if args.fail_unless == "private" and not report.privacy:
@@ -289,7 +294,7 @@ def check_main(argv: list[str]) -> int:
     module = importlib.util.module_from_spec(spec)
     assert spec.loader is not None
     spec.loader.exec_module(module)
-    return int(module.main(argv))
+    return int(module.main(argv, prog="udpm check"))
 
 
 def certificates_main(argv: list[str]) -> int:

@@ -26,7 +26,7 @@ from .adapters import LibraryMechanism, compare_exp_neg
 from .privacy import Violation
 from .privacy_level import PrivacyLevel, level_of_library
 from .questions import PrivacyVerdict, Universality
-from .readable import approx
+from .readable import approx, compact
 from .users import BayesianUser
 
 PREC = 256
@@ -67,6 +67,17 @@ def remap_identity_holds(m: LibraryMechanism) -> bool:
     return True
 
 
+def gap_text(m: LibraryMechanism, alpha: Fraction) -> str:
+    """alpha_lib - alpha readably, from an arb ball (the sign is decided separately, by compare_exp_neg)."""
+    old = flint.ctx.prec
+    try:
+        flint.ctx.prec = PREC
+        d = (-(flint.arb(m.rate.numerator) / m.rate.denominator)).exp() - flint.arb(alpha.numerator) / alpha.denominator
+        return f"alpha_lib - {alpha} ≈ {d.mid().str(3, radius=False)}"
+    finally:
+        flint.ctx.prec = old
+
+
 @dataclass(frozen=True)
 class LibraryAnswers:
     privacy: PrivacyVerdict
@@ -100,12 +111,13 @@ def answers(m: LibraryMechanism, alpha: Fraction | None, level: PrivacyLevel | N
         privacy = PrivacyVerdict(alpha, (v,))
         reason = (
             f"M is not {alpha}-DP: rows {i}, {k} at output {level.output} differ by the factor 1/alpha_lib, "
-            f"and alpha_lib = {approx(m.alpha, m.rate)} < {alpha} (arb balls)"
+            f"and alpha_lib = {approx(m.alpha, m.rate)} < {alpha} ({gap_text(m, alpha)}, arb balls)"
         )
         return LibraryAnswers(privacy, Universality(False, n, alpha, reason, violations=(v,), method="not DP"))
     reason = (
-        f"no remap Y with M·Y = T({n}, {alpha}): every remap of M is alpha_lib-DP (post-processing) "
-        f"and T({n}, {alpha}) is not, as {alpha} < alpha_lib = {approx(m.alpha, m.rate)} (arb balls)"
+        f"no remap Y with M·Y = T({n}, {compact(alpha)}): every remap of M is alpha_lib-DP (post-processing) "
+        f"and T({n}, {compact(alpha)}) is not, as {compact(alpha)} < alpha_lib = {approx(m.alpha, m.rate)} "
+        f"({gap_text(m, alpha)}, arb balls)"
     )
     return LibraryAnswers(
         PrivacyVerdict(alpha, ()), Universality(False, n, alpha, reason, method="privacy level", witness_status="off")

@@ -60,7 +60,7 @@ class PrivacyLevel:
     def epsilon(self) -> str:
         """eps* = ln(1/alpha*) written exactly: 'ln(3/2)', 'ln 2', '0.69314718...' (a rate), 'inf'."""
         if self.rate is not None:
-            return repr(float(self.rate)) if Fraction(float(self.rate)) == self.rate else str(self.rate)
+            return repr(float(self.rate)) if Fraction(float(self.rate)) == self.rate else short_exact(self.rate)
         a = self.alpha
         if a == 0:
             return "inf"

@@ -51,7 +51,7 @@ from .mechanisms import truncated_geometric
 from .privacy import Violation, dp_violations
 from .privacy_level import PrivacyLevel, privacy_level
 from .programs import bayesian_lp, remap_existence_lp
-from .readable import readable
+from .readable import compact, readable
 from .remaps import posterior_loss
 from .time_budget import Budget, bounded
 from .universality_check import SMALL, decide_remap
@@ -396,7 +396,7 @@ def decide_universality(
             False,
             n,
             a,
-            f"M is not {a}-DP: {_readable_violation(violations[0])}{more}",
+            f"M is not {compact(a)}-DP: {_readable_violation(violations[0])}{more}",
             violations=violations,
             conversion=conv,
             method="not DP",
@@ -408,7 +408,7 @@ def decide_universality(
             True,
             n,
             a,
-            f"M·Y = T({n}, {a}) exactly for a stochastic remap Y ({d.proof})",
+            f"M·Y = T({n}, {compact(a)}) exactly for a stochastic remap Y ({d.proof})",
             remap=d.remap,
             conversion=conv,
             method=d.method,
@@ -430,7 +430,7 @@ def decide_universality(
         False,
         n,
         a,
-        f"no remap Y with M·Y = T({n}, {a}): {d.proof}",
+        f"no remap Y with M·Y = T({n}, {compact(a)}): {d.proof}",
         no_remap_certificate=None if d.lp is None else to_certificate(d.lp, f"no remap of M to T({n}, {a})"),
         witness_user=wdict,
         conversion=conv,

@@ -57,7 +57,7 @@ def decimal(x: object, digits: int = 4) -> str:
         v = _decimal.Decimal(q.numerator) / _decimal.Decimal(q.denominator)
     exp = v.adjusted()
     if -4 <= exp < 6:
-        return f"{float(v):.{digits}g}"
+        return f"{v:.{digits}g}"
     mant, _, e = f"{v:.{digits - 1}e}".partition("e")
     return f"{mant}e{int(e)}"
 
@@ -74,11 +74,17 @@ def readable(x: object) -> str:
     return f"{decimal(q)} (exactly {short_exact(q)})"
 
 
+def compact(x: Fraction) -> str:
+    """The exact text of a short fraction ('1/2'); a long one as 'decimal (exactly 123456…789/…)'."""
+    q = Fraction(x)
+    return str(q) if not _long(q) else f"{decimal(q)} (exactly {short_exact(q)})"
+
+
 def approx(x: object, rate: Fraction | None = None) -> str:
     """A ratio alpha readably: '2/3 ≈ 0.6667', or 'e^-0.6931471805599453 ≈ 0.5' for alpha = e^-rate."""
     if rate is not None:
-        r = float(rate) if Fraction(float(rate)) == rate else short_exact(rate)
-        return f"e^-{r} ≈ {decimal(sympy.exp(-sympy.Rational(rate.numerator, rate.denominator)), 10)}"
+        r = repr(float(rate)) if Fraction(float(rate)) == rate else short_exact(rate)
+        return f"e^-{r} ≈ {decimal(sympy.exp(-sympy.Rational(rate.numerator, rate.denominator)), 17)}"
     return readable(x)
 
 
@@ -89,4 +95,4 @@ def relative(gap: Fraction, base: Fraction) -> str:
     return f"{decimal(Fraction(gap) / Fraction(base) * 100, 2)}%"
 
 
-__all__ = ["approx", "decimal", "readable", "relative", "short_exact"]
+__all__ = ["approx", "compact", "decimal", "readable", "relative", "short_exact"]
