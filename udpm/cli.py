@@ -294,7 +294,7 @@ def check_main(argv: list[str]) -> int:
     module = importlib.util.module_from_spec(spec)
     assert spec.loader is not None
     spec.loader.exec_module(module)
-    return int(module.main(argv, prog="udpm check"))
+    return int(module.main(argv))
 
 
 def certificates_main(argv: list[str]) -> int:
