@@ -59,3 +59,17 @@ def test_the_page_shows_a_decimal_beside_every_long_fraction(tmp_path):
     for text in (report.to_text(), report.to_html()):
         assert "suboptimal by 2.436e-16 (exactly 649974…993/266784…832)" in text
         assert not re.search(r"\d{13,}", text.replace("1.4426950408889634", "")), re.findall(r"\d{13,}", text)
+
+
+def test_a_library_mechanism_with_an_irrational_ratio_is_drawn_too(chromium, tmp_path):
+    import math
+
+    from udpm.adapters import diffprivlib as dpl
+
+    page = tmp_path / "lib.html"
+    page.write_text(audit(dpl.geometric_truncated(6, math.log(2)), "1/2").to_html(), encoding="utf-8")
+    proc, requests = headless(chromium, page, tmp_path / "dom", "--dump-dom")
+    assert proc.returncode == 0 and requests == []
+    assert "drawn in floating point; every verdict above is exact" in proc.stdout
+    labels = re.findall(r"<svg[^>]*aria-label=\"([^\"]*)\"", proc.stdout)
+    assert labels[:3] == ["M", "T(6, 1/2)", "privacy ratios"]

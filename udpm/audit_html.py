@@ -12,6 +12,8 @@ import html
 import math
 from fractions import Fraction
 
+import sympy
+
 from .readable import decimal
 
 CELLS = 120  # at most this many blocks per side in a heat map
@@ -53,7 +55,7 @@ def heat_map(m: list[list[Fraction]], title: str) -> str:
     )
 
 
-def ratio_chart(m: list[list[Fraction]], alpha: Fraction, binding: tuple[int, int] | None) -> str:
+def ratio_chart(m: list[list[object]], alpha: Fraction | float, binding: tuple[int, int] | None) -> str:
     """For each adjacent pair (i, i+1): the smallest ratio min(p, q)/max(p, q) over outputs, against alpha."""
     mins = []
     for i in range(len(m) - 1):
@@ -61,7 +63,7 @@ def ratio_chart(m: list[list[Fraction]], alpha: Fraction, binding: tuple[int, in
         for p, q in zip(m[i], m[i + 1]):
             if p != q:
                 lo, hi = (p, q) if p < q else (q, p)
-                best = min(best, float(lo / hi))
+                best = min(best, float(lo) / float(hi) if isinstance(lo, float) else float(lo / hi))
         mins.append(best)
     width, height = max(200, 3 * len(mins)), 120
     step = width / max(1, len(mins))
@@ -79,8 +81,8 @@ def ratio_chart(m: list[list[Fraction]], alpha: Fraction, binding: tuple[int, in
     return (
         f"<figure><svg width='{width}' height='{height}' role='img' "
         f"aria-label='privacy ratios'>{''.join(bars)}</svg><figcaption>smallest ratio of rows i, i+1 per pair "
-        f"(bars, 0 to 1), the bound alpha = {html.escape(decimal(alpha))} (dashed); the binding pair in black, "
-        "a pair below the bound in red</figcaption></figure>"
+        f"(bars, 0 to 1), the bound alpha = {html.escape(decimal(Fraction(alpha)))} (dashed); the binding pair in "
+        "black, a pair below the bound in red</figcaption></figure>"
     )
 
 
@@ -108,17 +110,22 @@ def render(report: object) -> str:
             f"<p>library: {e(lib.library)} {e(lib.name)} {e(str(lib.params))}; transcribed from {e(lib.source)}; "
             f"conformance test: {e(conformance_of(lib))}</p>"
         )
-    x = report.mechanism
+    x, note = report.mechanism, ""
+    if x is None and report.library is not None:  # an irrational ratio: the pictures in floating point
+        x = report.library.family(float(sympy.N(report.library.alpha, 20)))
+        note = " (drawn in floating point; every verdict above is exact)"
     if x is not None:
         from .questions import fast_truncated_geometric
 
-        parts.append("<h2>the mechanism beside T(n, alpha)</h2>")
+        parts.append(f"<h2>the mechanism beside T(n, alpha){e(note)}</h2>")
         parts.append(heat_map(x, "M"))
         if isinstance(report.alpha, Fraction):
-            parts.append(heat_map(fast_truncated_geometric(report.n, report.alpha), f"T({report.n}, {report.alpha})"))
-            lv = report.level
-            parts.append("<h2>privacy ratios of adjacent rows</h2>")
-            parts.append(ratio_chart(x, report.alpha, None if lv is None else lv.pair))
+            t = fast_truncated_geometric(report.n, report.alpha)
+            parts.append(heat_map(t, f"T({report.n}, {report.alpha_text})"))
+        lv = report.level
+        bound = report.alpha if isinstance(report.alpha, Fraction) else float(sympy.N(report.alpha, 20))
+        parts.append("<h2>privacy ratios of adjacent rows</h2>")
+        parts.append(ratio_chart(x, bound, None if lv is None else lv.pair))
     rows = [r for r in report.users if r.optimum is not None and isinstance(r.mechanism_loss, Fraction)]
     if rows:
         parts.append("<h2>each user's loss against the certified optimum</h2><table class=m>")
