@@ -169,6 +169,7 @@ class AuditReport:
     budget_s: float | None = None
     outputs: int = 0
     rate: Fraction | None = field(default=None)  # alpha = e^-rate when asked at an irrational alpha_lib
+    sampled: object | None = None  # udpm.sampled_audit.SampledVerdict for exact="sampled"
 
     @property
     def n(self) -> int:
@@ -181,6 +182,8 @@ class AuditReport:
     @property
     def verdict(self) -> str:
         a = self.alpha_text
+        if self.sampled is not None:
+            return self.sampled.verdict
         if not self.privacy:
             return f"NOT {a}-DP"
         if self.universality is None:
@@ -222,6 +225,10 @@ class AuditReport:
     def headline(self) -> str:
         """One line a maintainer can act on."""
         n, a = self.n, self.alpha_text
+        if self.sampled is not None:
+            sv = self.sampled
+            tail = "" if "confidence" in sv.verdict else f", at confidence {sv.confidence} = {decimal(sv.confidence)}"
+            return f"SAMPLED: {sv.verdict}{tail}"
         if not self.privacy:
             lv = self.level
             tail = "" if lv is None else f"; its tightest level is {str(lv).split(':')[0]}"
@@ -245,6 +252,7 @@ class AuditReport:
         lib = self.library
         return {
             "format": "udpm-audit/2",
+            "sampled": None if self.sampled is None else self.sampled.to_dict(),
             "headline": self.headline,
             "n": self.n,
             "alpha": str(self.alpha),
@@ -315,6 +323,8 @@ class AuditReport:
     def evidence_lines(self) -> list[str]:
         """The evidence under the headline, one fact a line."""
         u = self.universality
+        if self.sampled is not None:
+            return self._sampled_lines()
         lines = [
             f"  privacy: DP at alpha = {self.alpha_text}"
             if self.privacy
@@ -354,6 +364,25 @@ class AuditReport:
                 + ", ".join(f"{s.name} {s.status}" for s in self.steps)
                 + ("" if self.budget_s is None else f"; budget {self.budget_s:g} s")
             )
+        return lines
+
+    def _sampled_lines(self) -> list[str]:
+        sv = self.sampled
+        lines = [
+            f"  method: {sv.method}; each cell's two-sided level {readable(sv.per_cell_level)}, over {sv.cells} cells",
+            f"  privacy: {'consistent with' if sv.consistent_with_dp else 'NOT'} {self.alpha_text}-DP at this confidence"
+            + ("" if sv.consistent_with_dp else f": {len(sv.violations)} violations, first {sv.violations[0]}"),
+        ]
+        if sv.outside is not None:
+            lines.append(
+                f"  {sv.reference_name}: "
+                + (
+                    "every cell inside its interval"
+                    if not sv.outside
+                    else f"{len(sv.outside)} cells outside their intervals, first {list(sv.outside[0])}"
+                )
+            )
+        lines.append("  the intervals of every cell are in the JSON; no exact verdict is drawn from samples")
         return lines
 
     def to_text(self) -> str:
@@ -436,6 +465,7 @@ def audit(
     budget: float | None = None,
     witness: bool = True,
     progress: Progress | None = None,
+    confidence: object = "0.95",
 ) -> AuditReport:
     """Audit one count-query mechanism: privacy, universal optimality, and each user's certified optimum.
 
@@ -450,8 +480,10 @@ def audit(
         is then at the library's own ratio alpha_lib.
     users : None, loss name, (prior, loss), BayesianUser, or a list / dict of them
         Default: the uniform prior with each of 'abs', 'zero-one', 'squared'; ``[]`` for none.
-    exact : None, "rationalize" or "estimated"
-        As in :func:`exact_matrix`; the report states the conversion used.
+    exact : None, "rationalize", "estimated" or "sampled"
+        As in :func:`exact_matrix`; the report states the conversion used.  ``"sampled"``: ``m`` holds the
+        sample counts of a sampler (counts[i][r], non-negative ints), audited at ``confidence`` by
+        :func:`udpm.sampled_audit.audit_samples` (a statistical verdict, never an exact one).
     budget : float or None
         Seconds for the whole audit; a step that runs out is reported as ``timeout``, never raised.
     witness : bool
@@ -497,6 +529,8 @@ def audit(
         a = exact_alpha(alpha, eps)
         given = f"eps={eps}" if eps is not None else f"alpha={alpha}"
     steps: list[Step] = []
+    if exact == "sampled":
+        return _audit_sampled(m, a, given, confidence, steps, clock, progress)
     if lib is not None and not lib.rational:
         return _audit_irrational(lib, a if rate is None else None, given, users, steps, clock, progress)
     if lib is not None:
@@ -535,6 +569,48 @@ def audit(
         if rows[-1].status == "timeout" and steps[-1].status == "decided":
             steps[-1] = Step(steps[-1].name, "timeout", steps[-1].seconds, "optimum not certified within the budget")
     return AuditReport(x, a, given, privacy, uni, tuple(rows), conv, level, tuple(steps), lib, budget, len(x[0]))
+
+
+def _counts(m: object) -> list[list[int]]:
+    """Sample counts from ints or digit strings (a CSV's cells); anything else is refused, one line."""
+    if isinstance(m, (str, bytes)) or not hasattr(m, "__len__"):
+        raise InvalidMatrix(f"sample counts must be rows of non-negative ints, got {type(m).__name__}")
+    rows = []
+    for i, row in enumerate(m):
+        out = []
+        for r, v in enumerate(row):
+            if isinstance(v, str) and v.strip().isdigit():
+                v = int(v.strip())
+            if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+                raise InvalidMatrix(f"counts[{i}][{r}] = {v!r} is not a non-negative integer count")
+            out.append(v)
+        rows.append(out)
+    return rows
+
+
+def _audit_sampled(m: object, a: Fraction, given: str, confidence: object, steps: list[Step], clock, progress):
+    """exact="sampled": the statistical audit of :mod:`udpm.sampled_audit` (the other helpers' exact steps skipped)."""
+    from .sampled_audit import audit_samples
+
+    counts = _counts(m)
+    sv = _timed(steps, "sampled audit", progress, lambda: audit_samples(counts, a, confidence=confidence))
+    estimate = [[Fraction(c, sum(row)) for c in row] if sum(row) else [] for row in counts]
+    return AuditReport(
+        estimate,
+        a,
+        given,
+        PrivacyVerdict(a, ()),
+        None,
+        (),
+        Conversion("sampled"),
+        None,
+        tuple(steps),
+        None,
+        clock.seconds if math.isfinite(clock.seconds) else None,
+        len(counts[0]),
+        None,
+        sv,
+    )
 
 
 def _audit_irrational(

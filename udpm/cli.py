@@ -139,7 +139,8 @@ input, one of:
                                .csv   one row per line, cells separated by commas; lines starting
                                       with # are comments
                              entries are exact: integers and fractions "1/3" (a decimal such as
-                             0.25 only with --exact)
+                             0.25 only with --exact); with --exact sampled, non-negative integer
+                             counts: row i = how often each output was drawn at the true count i
   --library NAME --n N (--epsilon E | --scale S)
                              a DP library's mechanism on counts 0..N, its parameter taken as the float
                              the library receives (or 'ln 2' for an exact epsilon); NAME is one of
@@ -203,9 +204,11 @@ def audit_main(argv: list[str]) -> int:
     )
     p.add_argument(
         "--exact",
-        choices=("decimal", "rationalize", "estimated"),
-        help="how to read decimals (default: refuse them); estimated: an empirical matrix, verdicts about the estimate",
+        choices=("decimal", "rationalize", "estimated", "sampled"),
+        help="how to read decimals (default: refuse them); estimated: an empirical matrix, verdicts about the "
+        "estimate; sampled: the file holds sample counts, audited statistically at --confidence",
     )
+    p.add_argument("--confidence", default="0.95", help="confidence level of --exact sampled (default 0.95)")
     p.add_argument(
         "--tolerance",
         default="1/1000000000",
@@ -257,7 +260,8 @@ def audit_main(argv: list[str]) -> int:
         args.alpha,
         eps=args.eps,
         users=users,
-        exact=args.exact if args.exact in ("rationalize", "estimated") else None,
+        exact=args.exact if args.exact in ("rationalize", "estimated", "sampled") else None,
+        confidence=args.confidence,
         tolerance=args.tolerance,
         timeout_s=args.timeout,
         budget=args.budget,
@@ -276,6 +280,11 @@ def audit_main(argv: list[str]) -> int:
         sys.stdout.flush()
     except BrokenPipeError:  # a reader such as `head` left early: the outputs are written, nothing to report
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    if report.sampled is not None:
+        bad = (args.fail_unless == "private" and not report.sampled.consistent_with_dp) or (
+            args.fail_unless == "optimal" and report.sampled.consistent_with_reference is not True
+        )
+        return EXIT_FAILED if bad else EXIT_OK
     if report.universality is None and report.privacy:
         return EXIT_INCONCLUSIVE
     if args.fail_unless == "private" and not report.privacy:

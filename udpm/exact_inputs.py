@@ -60,11 +60,17 @@ class Conversion:
     def __str__(self) -> str:
         if self.mode == "exact":
             return "exact input"
+        if self.mode == "sampled":
+            return (
+                "SAMPLED: counts of the sampler's outputs; every verdict is statistical, at the stated confidence "
+                "(udpm.sampled_audit: Clopper-Pearson intervals, Bonferroni over the cells)"
+            )
         if self.mode == "estimated":
             return (
                 f"ESTIMATED: the verdicts are about the estimate, not the mechanism it estimates: {self.replaced} "
                 "float entries taken at their exact binary values, each row divided by its exact sum (largest "
-                f"row-sum correction {float(self.max_deviation):.3g}); stated estimation tolerance {self.tolerance}"
+                f"row-sum correction {float(self.max_deviation):.3g}); stated estimation tolerance {self.tolerance}, "
+                "not used in any decision (for a statistical decision give the sample counts: exact='sampled')"
             )
         return (
             f"rationalized: {self.replaced} float entr{'y' if self.replaced == 1 else 'ies'} replaced by the simplest "
