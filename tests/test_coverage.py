@@ -208,3 +208,14 @@ def test_a_part_is_as_strong_as_the_weakest_piece_of_its_argument():
     assert (got.status, str(got.evidence)) == (Status.VERIFIED, "bounded")
     r.decide(True, n=None, alpha="symbolic alpha in (0,1)", kind=ALL_N, method="m")  # one argument for the whole
     assert derive(r, printed=FROM_ONE).status is Status.PROVED
+
+
+def test_an_argument_from_2_with_size_1_decided_for_every_alpha_proves_the_statement_from_1():
+    r = all_n(n_from=2)
+    r.decide(True, n=1, alpha="1/2", kind=BOUNDED, method="exact")
+    assert derive(r, printed=FROM_ONE).status is Status.VERIFIED  # size 1 at one alpha only
+    r.decide(True, n=1, alpha="symbolic alpha in (0,1)", kind=BOUNDED, method="exact in symbolic alpha")
+    assert derive(r, printed=FROM_ONE).status is Status.PROVED
+    sampled = all_n(n_from=2)
+    sampled.decide(True, n=1, alpha="symbolic alpha in (0,1)", kind=SAMPLED, method="a drawn user")
+    assert derive(sampled, printed=FROM_ONE).status is Status.VERIFIED

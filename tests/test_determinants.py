@@ -126,12 +126,11 @@ def test_table2_transcription_cell_changed_refuted(monkeypatch):
 def test_the_corrected_lemmas_drop_only_the_failing_end_and_pass():
     from proofs import column_replacement as cr_mod
 
-    for check, claim in ((d.det_g_positive_below_one, "gs2010.lemma1.corrected"),
-                         (cr_mod.column_replacement_below_one, "gs2010.lemma2.corrected")):
+    for check, claim, want in ((d.det_g_positive_below_one, "gs2010.lemma1.corrected", Status.PROVED),
+                               (cr_mod.column_replacement_below_one, "gs2010.lemma2.corrected", Status.VERIFIED)):
         rec = check(CTX)
-        # lemma1's all-n argument starts at size 2 and its printed class at n = 1 (size 1 is bounded); lemma2's end
+        # lemma1's all-n argument starts at size 2, and size 1 is decided for every alpha of [0, 1); lemma2's end
         # alpha = 0 is decided for bounded sizes
-        want = Status.VERIFIED
         assert rec.claim == claim and rec.status is want and not rec.errata
         ends = {x.instance.alpha for x in rec.decisions if x.instance.alpha in ("0", "1")}
         assert ends == {"0"}  # alpha = 0 still decided, alpha = 1 (refuted as printed) left out

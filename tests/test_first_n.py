@@ -62,10 +62,13 @@ def test_lemma1_size_one_is_decided_apart_and_a_wrong_statement_fails_there():
     assert "size m=1, alpha=1: det G_1 = -1/2" in negative.counterexample
 
 
-def test_lemma1_corrected_is_not_proved_by_an_argument_from_size_two():
+def test_lemma1_corrected_is_proved_by_an_argument_from_size_two_and_size_one_for_every_alpha():
     rec = d.det_g_positive_below_one(CTX)
+    assert rec.status is Status.PROVED
+    size_one = [x for x in rec.decided(BOUNDED) if x.instance.n == 1]
+    assert {x.instance.alpha for x in size_one} >= {"symbolic alpha in (0,1)", "0"}
+    rec.decisions = [x for x in rec.decisions if x.instance.n != 1]  # without size 1, the argument from 2 is not all n
     assert rec.status is Status.VERIFIED
-    assert {x.instance.n for x in rec.decided(BOUNDED) if x.instance.n is not None} >= {1}
 
 
 def test_thm7_at_n_0_is_refuted_by_6_as_printed_and_holds_for_the_one_mechanism():

@@ -114,12 +114,21 @@ def printed_ns(printed: PrintedClass) -> list[tuple[str, int]]:
     return [(f"n = {k} (a printed n)", k) for k in r.each()]
 
 
-def strength(d: Decision, printed: PrintedClass) -> Kind:
+def strength(d: Decision, printed: PrintedClass, reaching: Sequence[Decision] = (), part: Part | None = None) -> Kind:
     """The decision's kind, except that an all-n argument starting after the smallest printed n decides a
-    range of n only (``bounded``)."""
+    range of n only (``bounded``), unless ``reaching`` decides each printed n below its start for every alpha of
+    the part (at a fixed alpha, any exact decision at that n; inside the range, one over a symbolic alpha)."""
     first = d.instance.first_n
     if d.instance.kind is Kind.ALL_N and first is not None and printed.n is not None and first > printed.n.min:
-        return Kind.BOUNDED
+        whole = {
+            e.instance.n
+            for e in reaching
+            if e.instance.n is not None
+            and e.instance.kind in (Kind.ALL_N, Kind.BOUNDED)
+            and ((part is not None and part.point is not None) or alpha_span(e.instance.alpha)[1] is not None)
+        }
+        below = [n for n in range(printed.n.min, first) if printed.n.admits(n)]
+        return Kind.ALL_N if all(n in whole for n in below) else Kind.BOUNDED
     return d.instance.kind
 
 
@@ -174,7 +183,8 @@ def coverage(decisions: Sequence[Decision], printed: PrintedClass) -> Coverage:
     holding = [d for d in decisions if d.outcome is Outcome.HOLDS]
     out = []
     for part in parts_of(printed):
-        out.append((part.name, part_strength([d for d in holding if part.reached_by(d, printed.alpha)], printed)))
+        reaching = [d for d in holding if part.reached_by(d, printed.alpha)]
+        out.append((part.name, part_strength(reaching, printed, part)))
     return Coverage(tuple(out))
 
 
@@ -188,15 +198,15 @@ def piece_of(d: Decision) -> tuple[tuple[str, str], ...]:
     return tuple((k, v) for k, v in d.instance.params if k in PIECE_KEYS)
 
 
-def part_strength(reaching: Sequence[Decision], printed: PrintedClass) -> Kind | None:
+def part_strength(reaching: Sequence[Decision], printed: PrintedClass, part: Part | None = None) -> Kind | None:
     """The strongest kind among instances deciding the part whole, or the weakest piece of the argument the other
     instances make (each piece at the strongest kind that decided it), whichever is stronger."""
     strongest = lambda kinds: min(kinds, key=KIND_ORDER.index) if kinds else None  # noqa: E731
-    whole = [strength(d, printed) for d in reaching if not piece_of(d)]
+    whole = [strength(d, printed, reaching, part) for d in reaching if not piece_of(d)]
     pieces: dict[tuple, list[Kind]] = {}
     for d in reaching:
         if piece_of(d):
-            pieces.setdefault(piece_of(d), []).append(strength(d, printed))
+            pieces.setdefault(piece_of(d), []).append(strength(d, printed, reaching, part))
     by_pieces = max((strongest(k) for k in pieces.values()), key=KIND_ORDER.index) if pieces else None
     return strongest([k for k in (strongest(whole), by_pieces) if k is not None])
 

@@ -253,17 +253,21 @@ def sample_digest(ds: Sequence[Decision]) -> str:
 def grid_of(ds: Sequence[Decision]) -> list[GridRow]:
     """Rows {"alphas": [...], "n": [...]} grouping the alphas (first-seen order) with the same decided n."""
     per_alpha: dict[str, set] = {}
+    first: dict[str, int] = {}  # the first n of the all-n arguments at an alpha, when it is not 1
     for d in ds:
         per_alpha.setdefault(d.instance.alpha, set()).add(d.instance.n)
+        if d.instance.first_n is not None:
+            first[d.instance.alpha] = min(first.get(d.instance.alpha, d.instance.first_n), d.instance.first_n)
     rows: list[GridRow] = []
     for alpha, ns in per_alpha.items():
         n_list = sorted(ns, key=lambda n: (n is not None, n if n is not None else 0))
+        start = {"from": first[alpha]} if first.get(alpha, 1) != 1 else {}
         for row in rows:
-            if row["n"] == n_list:
+            if row["n"] == n_list and row.get("from") == start.get("from"):
                 row["alphas"].append(alpha)
                 break
         else:
-            rows.append({"alphas": [alpha], "n": n_list})
+            rows.append({"alphas": [alpha], "n": n_list, **start})
     return rows
 
 
@@ -296,10 +300,13 @@ def grid_text(rows: Sequence[GridRow], kind: str = str(Kind.ALL_N)) -> str:
 
     >>> grid_text([{"alphas": ["1/5"], "n": [None]}], kind="table")
     'alpha=1/5'
+    >>> grid_text([{"alphas": ["symbolic"], "n": [None, 1], "from": 2}])
+    'alpha=symbolic: n >= 2; n=1'
     """
     out = []
     for k, row in enumerate(rows):
-        ns = n_text(row["n"], unset="all n" if kind == str(Kind.ALL_N) else "")
+        every = f"n >= {row['from']}" if "from" in row else "all n"
+        ns = n_text(row["n"], unset=every if kind == str(Kind.ALL_N) else "")
         out.append(f"{'alpha=' if k == 0 else ''}{', '.join(row['alphas'])}{f': {ns}' if ns else ''}")
     return "; ".join(out)
 
