@@ -21,17 +21,19 @@ Exit status:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
-import shutil
+import os
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from udpm import expectations
+from udpm import expectations, outputs
 from udpm.annotations import emit as emit_annotations
-from udpm.cache import Cache, default_dir, in_ci
+from udpm.cache import Cache, CacheKeyError, default_dir, in_ci
 from udpm.certificates import export_certificates
 from udpm.claims import Context, Status, catalog, dependency_order, load_checkers, select
 from udpm.console import print_digest, print_summary, problem_line, verdict
@@ -44,7 +46,6 @@ from udpm.tables import PAPER_TABLES
 EXIT_OK, EXIT_REGRESSION, EXIT_BAD_INPUT, EXIT_INCONCLUSIVE, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 ERRATA_MD = PAPER_TABLES / "ERRATA.md"
 ROOT = PAPER_TABLES.parent
-CERTIFICATES = ROOT / "build" / "certificates"
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -53,6 +54,13 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--only", action="append", default=[], metavar="PATTERN", help="glob on claim ids (repeatable)")
     p.add_argument("--paper", choices=PAPERS, metavar="KEY", help=f"one paper: {', '.join(PAPERS)}")
     p.add_argument("--json", type=Path, metavar="PATH", help="write the results document (schema 2)")
+    p.add_argument(
+        "--out",
+        type=Path,
+        metavar="DIR",
+        help="this run's certificates/, smt/ and report (default build/ for a run of every claim, "
+        "build/runs/<selection>/ for --only, --paper or --shard; udpm.outputs)",
+    )
     p.add_argument("--junit", type=Path, metavar="PATH", help="write JUnit XML, one test case per claim (for CI)")
     p.add_argument(
         "--shard",
@@ -79,7 +87,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--solver-timeout", type=float, default=60.0, metavar="S", help="bound on each solver call")
     p.add_argument("--claim-timeout", type=float, default=600.0, metavar="S", help="wall-clock bound on each check")
     p.add_argument("--update-expected", action="store_true", help="store this run's statuses and values as expected")
-    p.add_argument("--report", action="store_true", help="also render build/report.html")
+    p.add_argument("--report", action="store_true", help="also render report.html in the output directory")
     args = p.parse_args(argv)
     if args.shard is not None:
         try:
@@ -96,14 +104,22 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 
 
 def open_cache(args: argparse.Namespace) -> Cache | None:
-    """The cache of decided tasks (udpm.cache), or None: --no-cache, or CI without an explicit --cache-dir."""
+    """The cache of decided tasks (udpm.cache), or None: --no-cache, or CI without an explicit --cache-dir.
+
+    Its directory is tried for writing first: an unusable one is one line and exit 2, before any work."""
     root = args.cache_dir or default_dir()
+    flag = "--cache-dir" if args.cache_dir else "the cache directory ($UDPM_CACHE or .udpm-cache/)"
     if args.clear_cache:
         Cache(root).clear()
         print(f"cleared the cache {root}", file=sys.stderr)
     if args.no_cache or (in_ci() and args.cache_dir is None):
         return None
-    return Cache(root)
+    outputs.check_dir(root, flag)
+    try:
+        return Cache(root)
+    except CacheKeyError as exc:  # entries that cannot be authenticated are neither read nor written
+        print(f"reproduce.py: the cache is off: {exc}", file=sys.stderr)
+        return None
 
 
 def run_checks(
@@ -143,12 +159,31 @@ def run(args: argparse.Namespace) -> int:
     ids = select(list(claims), args.only, args.paper)
     if args.shard:
         ids = shard_of(ids, *args.shard)
-    expectations.check_output_path(args.json)
-    expectations.check_output_path(args.junit, "--junit")
+    full_run = not args.only and args.paper is None and args.shard is None
+    out = args.out or outputs.default_out(args.only, args.paper, args.shard)
+    # every output is tried before any work: an unusable one is one line and exit 2
+    outputs.check_file(args.json, "--json")
+    outputs.check_file(args.junit, "--junit")
+    cache = open_cache(args)
+    created = not out.exists()
+    outputs.check_dir(out, "--out")
+    done = False
+    try:
+        status = _check_and_conclude(args, ids, out, full_run, cache)
+        done = True
+        return status
+    finally:
+        if created and not done:  # an interrupted or failed run leaves no directory it made
+            with contextlib.suppress(OSError):
+                os.removedirs(out)
+
+
+def _check_and_conclude(
+    args: argparse.Namespace, ids: list[str], out: Path, full_run: bool, cache: Cache | None
+) -> int:
     load_checkers()
     ctx = Context(args.quick, args.seed, args.solver_timeout, args.claim_timeout)
     stored = expectations.load()
-    full_run = not args.only and args.paper is None and args.shard is None
 
     started = time.perf_counter()
     order = dependency_order(ids)
@@ -159,7 +194,37 @@ def run(args: argparse.Namespace) -> int:
         f" ({'quick' if args.quick else 'full'}, seed {args.seed})",
         file=sys.stderr,
     )
-    found = run_checks(order, ctx, args.jobs, args.scheduler, open_cache(args))
+    # this run's SMT queries and certificates are staged, and replace the previous ones only when it completes
+    staged_smt, staged_certs = outputs.staging(out / "smt"), outputs.staging(out / "certificates")
+    try:
+        with _smt_export_to(staged_smt):
+            found = run_checks(order, ctx, args.jobs, args.scheduler, cache)
+        return _conclude(args, ids, order, found, stored, out, full_run, started, staged_smt, staged_certs)
+    finally:
+        outputs.discard(staged_smt)
+        outputs.discard(staged_certs)
+
+
+@contextlib.contextmanager
+def _smt_export_to(directory: Path) -> Iterator[None]:
+    """udpm.smt exports into ``directory``, in this process and in the LocalCluster workers it starts."""
+    from udpm import smt
+
+    before, env = smt.EXPORT_DIR, os.environ.get("UDPM_SMT_DIR")
+    smt.EXPORT_DIR, os.environ["UDPM_SMT_DIR"] = directory, str(directory.resolve())
+    try:
+        yield
+    finally:
+        smt.EXPORT_DIR = before
+        if env is None:
+            os.environ.pop("UDPM_SMT_DIR", None)
+        else:
+            os.environ["UDPM_SMT_DIR"] = env
+
+
+def _conclude(args, ids, order, found, stored, out, full_run, started, staged_smt, staged_certs) -> int:
+    """Judge, print and write: everything after the checks ran."""
+    claims = catalog()
     # Verdicts are judged in dependency order, whatever order the checks finished in; a shard judges the
     # dependencies it ran for another shard exactly as a serial run does, and writes only its own claims.
     verdicts = judge_in_order(order, {cid: f for cid, (f, _) in found.items()})
@@ -187,40 +252,55 @@ def run(args: argparse.Namespace) -> int:
         for line in broken:
             print(f"  {line}")
         return EXIT_REGRESSION
+    written: list[str] = []  # every file this run writes, as the user can use its path
     if args.json:
         expectations.atomic_write(args.json, text)
-        print(f"wrote {args.json}")
+        written.append(outputs.shown(args.json))
     if args.junit:
         write_junit(args.junit, outcomes)
-        print(f"wrote {args.junit}")
+        written.append(outputs.shown(args.junit))
     emit_annotations(outcomes)  # GitHub Actions workflow annotations, only when GITHUB_ACTIONS=true
-    shutil.rmtree(CERTIFICATES, ignore_errors=True)  # this run's certificates only
-    certificates = export_certificates({o.claim.id: o.result for o in outcomes}, CERTIFICATES)
-    print(f"exported {len(certificates)} certificate file(s) to {CERTIFICATES.relative_to(ROOT)}/")
+    certificates = export_certificates({o.claim.id: o.result for o in outcomes}, staged_certs)
+    queries = len(list(staged_smt.glob("*.smt2")))
+    outputs.publish(staged_certs, out / "certificates")
+    outputs.publish(staged_smt, out / "smt")
+    written.append(f"{outputs.shown(out / 'certificates')}/ ({len(certificates)} certificate file(s))")
+    written.append(f"{outputs.shown(out / 'smt')}/ ({queries} SMT-LIB queries asked by this run)")
     if full_run:
         expectations.atomic_write(ERRATA_MD, errata_markdown(outcomes))
+        written.append(outputs.shown(ERRATA_MD))
         from experiments.figures import render_all
 
-        print(f"rendered {len(render_all())} figure(s) to paper_tables/figures/")
+        figures = render_all()
+        written.append(f"{outputs.shown(PAPER_TABLES / 'figures')}/ ({len(figures)} figure(s))")
         from udpm.notebook import refresh_readme
 
         if refresh_readme(outcomes, run_info):
-            print("updated the results section of README.md")
+            written.append(f"{outputs.shown(ROOT / 'README.md')} (its results section)")
     if args.update_expected:
         changes = expectations.update({o.claim.id: expectations.record(o.result) for o in outcomes})
-        print(f"updated {expectations.EXPECTED.relative_to(PAPER_TABLES.parent)}: {len(changes)} change(s)")
+        print(f"updated {outputs.shown(expectations.EXPECTED)}: {len(changes)} change(s)")
         for line in changes:
             print(f"  {line}")
+        written.append(outputs.shown(expectations.EXPECTED))
     if args.report:
         from udpm.notebook import ReportFailed, render_report
 
         try:
-            path = render_report(outcomes, run_info)
+            path = render_report(outcomes, run_info, build=out)
         except ReportFailed as exc:  # a failing notebook cell fails the run (exit 1), with the cell's error
             print(f"reproduce.py: report failed: {exc}", file=sys.stderr)
+            _print_written(written)
             return EXIT_REGRESSION
-        print(f"wrote {path}")
+        written += [outputs.shown(out / "results.json"), outputs.shown(out / "report.ipynb"), outputs.shown(path)]
+    _print_written(written)
     return exit_status(outcomes)
+
+
+def _print_written(written: list[str]) -> None:
+    print("\nwrote:")
+    for line in written:
+        print(f"  {line}")
 
 
 def exit_status(outcomes: list[Outcome]) -> int:
@@ -251,7 +331,8 @@ def verdict_line(outcomes: list[Outcome], regressions: int, undecided: int) -> s
     return verdict(len(outcomes), summary(outcomes)["by_status"], regressions, undecided)
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, prog: str = "reproduce.py") -> int:
+    """Exit status as the module docstring says; bad input and interrupts are one line, prefixed by ``prog``."""
     try:
         argv = sys.argv[1:] if argv is None else argv
         if argv[:1] == ["merge"]:
@@ -263,10 +344,10 @@ def main(argv: list[str] | None = None) -> int:
             return list_claims()
         return run(args)
     except HarnessError as exc:
-        print(f"reproduce.py: error: {exc}", file=sys.stderr)
+        print(f"{prog}: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
-        print("reproduce.py: interrupted; nothing written", file=sys.stderr)
+        print(f"{prog}: interrupted; nothing written", file=sys.stderr)
         return EXIT_INTERRUPTED
 
 

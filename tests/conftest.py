@@ -18,3 +18,19 @@ def project(tmp_path: Path) -> Path:
     for name in ("reproduce.py", "README.md"):
         shutil.copy(ROOT / name, tmp_path / name)
     return tmp_path
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _smt_queries_under_tmp(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The SMT queries of the checks the suite runs in this process go to a temporary directory."""
+    from udpm import smt
+
+    smt.EXPORT_DIR = tmp_path_factory.mktemp("smt")
+
+
+@pytest.fixture(autouse=True)
+def _cache_under_tmp(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test's runs use a cache of their own, in a temporary directory (inherited by every reproduce.py it
+    starts), authenticated by a test key: the user's cache and key file are neither read nor written."""
+    monkeypatch.setenv("UDPM_CACHE", str(tmp_path_factory.mktemp("cache")))
+    monkeypatch.setenv("UDPM_CACHE_KEY", "the test suite's cache key")

@@ -47,9 +47,9 @@ def test_corrupt_and_truncated_entries_are_reported_removed_and_missed(tmp_path)
     assert cache.get(key) == _findings()
     path = next(tmp_path.rglob(f"{key}.json"))
     text = path.read_text()
-    path.write_text(text.replace("witness", "wITness"))  # the payload edited: the checksum no longer matches
+    path.write_text(text.replace("witness", "wITness"))  # the payload edited: the HMAC no longer verifies
     assert cache.get(key) is None and not path.exists()
-    assert "checksum mismatch" in cache.problems[-1]
+    assert "not authenticated" in cache.problems[-1]
     cache.put(key, _findings())
     path.write_text(text[: len(text) // 2])  # truncated
     assert cache.get(key) is None and "not a cache entry" in cache.problems[-1]

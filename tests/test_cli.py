@@ -11,6 +11,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -22,6 +23,9 @@ FAST = ["--only", "grs2011.fig1*", "--only", "gs2010.appB", "--only", "zlcn2013.
 
 
 def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    """reproduce.py in ``cwd``; a run in the checkout itself writes its outputs to a temporary --out."""
+    if cwd == ROOT and "--out" not in args:
+        args = (*args, "--out", tempfile.mkdtemp(prefix="udpm-test-out-"))
     return subprocess.run(
         [sys.executable, str(cwd / "reproduce.py"), *args], cwd=cwd, capture_output=True, text=True, timeout=600
     )
@@ -204,12 +208,19 @@ def test_written_files_keep_their_mode_and_certificates_are_this_runs_only(proje
     out = project / "out.json"
     out.write_text("{}")
     out.chmod(0o644)
-    stale = project / "build" / "certificates" / "stale.cert.json"
+    stale = project / "build" / "runs" / "zlcn2013.def6" / "certificates" / "stale.cert.json"
     stale.parent.mkdir(parents=True)
     stale.write_text("{}")
-    assert run("--only", "zlcn2013.def6", "--json", str(out), cwd=project).returncode == 0
+    full = project / "build" / "certificates" / "full.cert.json"  # the full run's, which a partial run leaves
+    full.parent.mkdir(parents=True)
+    full.write_text("{}")
+    proc = run("--only", "zlcn2013.def6", "--json", str(out), cwd=project)
+    assert proc.returncode == 0
     assert out.stat().st_mode & 0o777 == 0o644
-    assert not stale.exists()
+    assert not stale.exists() and stale.parent.is_dir()  # this run's certificates only (it has none)
+    assert full.read_text() == "{}" and sorted(p.name for p in full.parent.iterdir()) == ["full.cert.json"]
+    assert "  build/runs/zlcn2013.def6/certificates/ (0 certificate file(s))" in proc.stdout.splitlines()
+    assert "  out.json" in proc.stdout.splitlines()
 
 
 SLOW_Z3_CHECK = '''
@@ -233,19 +244,28 @@ def test_sigint_during_a_z3_call_stops_the_run_with_130_and_writes_nothing(proje
     readme = (project / "README.md").read_bytes()
     env = {**os.environ, "UDPM_TEST_MARKER": str(marker)}
     cmd = [sys.executable, "reproduce.py", "--only", "grs2011.lemma5.7", "--jobs", jobs, "--json", str(out)]
-    proc = subprocess.Popen(cmd, cwd=project, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # Ctrl-C on a terminal reaches the whole foreground process group: the run and its Dask workers alike
+    proc = subprocess.Popen(
+        cmd, cwd=project, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
     deadline = time.monotonic() + 120
     while not marker.exists() and time.monotonic() < deadline and proc.poll() is None:
         time.sleep(0.1)
     assert marker.exists(), "the check never reached its z3 call"
     time.sleep(1.0)
-    proc.send_signal(signal.SIGINT)
+    os.killpg(proc.pid, signal.SIGINT)
+    sent = time.monotonic()
     try:
         stdout, stderr = proc.communicate(timeout=60)
     except subprocess.TimeoutExpired:
         proc.kill()
         pytest.fail("the run hung after SIGINT")
+    assert time.monotonic() - sent < 10, "the run (and its cluster) took too long to stop"
     assert proc.returncode == 130, stdout + stderr
     assert "interrupted" in stderr and "Traceback" not in stderr
-    assert not out.exists() and not (project / "build" / "certificates").exists()
+    assert stderr.strip().splitlines()[-1] == "reproduce.py: interrupted; nothing written", stderr
+    assert "Exception" not in stderr and "Error" not in stderr  # no Dask tracebacks or log lines either
+    assert not out.exists()
+    assert not list(project.glob("build/**/certificates")) and not list(project.glob("build/**/smt"))
+    assert not list(project.glob("build/**/.*staging*"))  # the staged outputs are removed too
     assert (project / "README.md").read_bytes() == readme

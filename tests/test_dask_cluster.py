@@ -15,6 +15,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -36,7 +37,8 @@ def _free_port() -> int:
 
 def _reproduce(*args: str, timeout: float) -> subprocess.CompletedProcess:
     env = {**os.environ, "NO_COLOR": "1"}
-    cmd = [sys.executable, "reproduce.py", *ONLY, "--no-cache", *args]
+    out = tempfile.mkdtemp(prefix="udpm-test-out-")  # the checkout's build/ is the main job's
+    cmd = [sys.executable, "reproduce.py", *ONLY, "--no-cache", "--out", out, *args]
     return subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout)
 
 
@@ -47,6 +49,7 @@ def test_a_real_scheduler_and_two_workers_give_the_serial_records(tmp_path):
     port = _free_port()
     address = f"tcp://127.0.0.1:{port}"
     env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+    env["UDPM_SMT_DIR"] = str(tmp_path / "smt")  # where the workers export their queries
     logs = [open(tmp_path / f"{name}.log", "w") for name in ("scheduler", "worker1", "worker2")]
     procs = [
         subprocess.Popen(

@@ -69,7 +69,7 @@ def test_a_task_past_its_bound_on_a_worker_thread_is_inconclusive():
 
     def spin() -> None:
         try:
-            with executor._thread_bound(0.3):
+            with executor.bound(0.3):
                 while True:
                     sum(range(1000))
         except CheckTimeout as exc:

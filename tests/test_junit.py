@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from types import SimpleNamespace as NS
 
@@ -108,6 +109,8 @@ def test_a_claim_without_a_check_has_no_file():
 
 
 def run(*args: str, cwd: Path = ROOT, env: dict | None = None) -> subprocess.CompletedProcess:
+    if cwd == ROOT:  # a run in the checkout itself writes its outputs to a temporary directory
+        args = (*args, "--out", tempfile.mkdtemp(prefix="udpm-test-out-"))
     return subprocess.run(
         [sys.executable, str(cwd / "reproduce.py"), *args],
         cwd=cwd,

@@ -31,7 +31,11 @@ EXTERNAL = re.compile(r"""(?:src|href)\s*=\s*["']?\s*https?://""", re.IGNORECASE
 
 def run(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, str(cwd / "reproduce.py"), *args], cwd=cwd, capture_output=True, text=True, timeout=300
+        [sys.executable, str(cwd / "reproduce.py"), *args, "--out", "build"],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
 
 

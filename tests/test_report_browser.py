@@ -68,7 +68,11 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> Path:
     shutil.copy(ROOT / "reproduce.py", project / "reproduce.py")
     args = [x for cid in IDS for x in ("--only", cid)]
     proc = subprocess.run(
-        [sys.executable, "reproduce.py", *args, "--report"], cwd=project, capture_output=True, text=True, timeout=300
+        [sys.executable, "reproduce.py", *args, "--report", "--out", "build"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     # Exit 1 may also be a golden difference (paper_tables/expected.json), not this test's concern.
     assert proc.returncode in (0, 1) and "report failed" not in proc.stderr, proc.stdout + proc.stderr

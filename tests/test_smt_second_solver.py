@@ -79,7 +79,7 @@ def test_a_disagreement_is_an_error_naming_both_answers_and_the_file(monkeypatch
     asked = cvc5_says(monkeypatch, "sat")
     with pytest.raises(SolverDisagreement) as e:
         smt.decide([x > 1, x < 0], timeout_s=10)
-    assert re.fullmatch(r"z3 answered unsat, cvc5 answered sat on \S+/smt/[0-9a-f]{16}\.smt2", str(e.value))
+    assert re.fullmatch(r"z3 answered unsat, cvc5 answered sat on (\S+/)?smt/[0-9a-f]{16}\.smt2", str(e.value))
     assert str(asked[0]) in str(e.value) or asked[0].name in str(e.value)
     cvc5_says(monkeypatch, "unsat")
     with pytest.raises(SolverDisagreement, match="z3 answered sat, cvc5 answered unsat"):
@@ -181,7 +181,7 @@ def test_the_solvers_are_bounded_by_resources_so_their_unknown_is_reproducible()
     with pytest.raises(SolverTimeout) as e:
         smt.decide(pigeonhole(13), timeout_s=0.2)
     assert str(e.value) == (
-        f"z3 answered unknown (resource limit) within 0.2 s of work; cvc5 unknown (budget spent) on {path}"
+        f"z3 answered unknown (resource limit) within 0.2 s of work; cvc5 unknown (budget spent) on smt/{path.name}"
     )
 
 

@@ -12,10 +12,20 @@ A change to that code gives new keys: old entries are never read again (``--clea
 Only findings without an inconclusive decision are stored (a timeout is retried next run); pending, error and
 inconclusive verdicts never are.
 
-Each entry is one JSON file ``<dir>/<key[:2]>/<key>.json``: the payload's text and its sha256.  A file that
-does not parse, whose checksum or key does not match (truncated, corrupted, edited), is reported, removed and
-recomputed, never trusted.  Writes are atomic (a temporary file in the same directory, then ``os.replace``),
-so that several processes, or hosts on a shared filesystem, may write the same directory.
+Each entry is one JSON file ``<dir>/<key[:2]>/<key>.json``: the payload's text and its HMAC-SHA256 under a
+secret key kept outside the cache directory (:func:`secret`): ``$UDPM_CACHE_KEY`` (the hosts of a cluster that
+share a cache share it), else the file ``cache.key`` in the user's configuration directory
+(``$XDG_CONFIG_HOME/udpm/`` or ``~/.config/udpm/``), created with mode 0600 on first use.  An entry that is
+not valid UTF-8, does not parse, names another key, or whose HMAC does not verify (truncated, corrupted,
+edited, forged with a recomputed checksum, written under another secret) is reported, removed and recomputed,
+never trusted.  Writes are atomic (a temporary file in the same directory, then ``os.replace``), so that several
+processes, or hosts on a shared filesystem, may write the same directory.
+
+What an entry is trusted for: that a process holding the secret decided this task, with this code and these
+settings, and found these findings.  Its findings are then judged exactly as fresh ones (udpm.evidence derives
+the status); they are not re-decided.  Whoever can read the secret can forge an entry: keep it private.  The
+exported LP certificates are re-checked by the independent checker (``python -m udpm.certificates``), cached
+or not.
 
 The directory is ``.udpm-cache/`` at the repository root, or ``$UDPM_CACHE``, or ``--cache-dir``.  In CI
 (``$CI`` set, as GitHub Actions does) the cache is off unless ``--cache-dir`` is given: a CI verdict is
@@ -26,8 +36,10 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import hmac
 import json
 import os
+import secrets
 import shutil
 import sys
 from dataclasses import dataclass, field
@@ -35,18 +47,52 @@ from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
 
+from .errors import HarnessError
 from .expectations import atomic_write
 from .instances import Decision, Erratum, Findings, Instance, Kind, Outcome
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DIR = ROOT / ".udpm-cache"
-FORMAT = 1
+FORMAT = 2
+KEY_ENV = "UDPM_CACHE_KEY"
 #: Libraries whose version may change an answer (an unknown for an unsat, a vertex order).
 ENGINES = ("z3-solver", "cvc5", "sympy", "python-flint", "highspy", "numpy")
 
 
 def default_dir() -> Path:
     return Path(os.environ.get("UDPM_CACHE") or DEFAULT_DIR)
+
+
+class CacheKeyError(HarnessError):
+    """The cache's secret key can be neither read nor created; the run goes on without the cache."""
+
+
+def key_file() -> Path:
+    """Where the cache's secret key lives when ``$UDPM_CACHE_KEY`` is not set: outside every cache directory."""
+    base = os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config"
+    return Path(base) / "udpm" / "cache.key"
+
+
+def secret() -> bytes:
+    """The key that authenticates cache entries: ``$UDPM_CACHE_KEY``, else :func:`key_file` (made on first use)."""
+    given = os.environ.get(KEY_ENV)
+    if given:
+        return given.encode()
+    path = key_file()
+    try:
+        if not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "w") as f:
+                f.write(secrets.token_hex(32) + "\n")
+        key = path.read_text(encoding="ascii").strip()
+    except FileExistsError:  # another process made it in between
+        key = path.read_text(encoding="ascii").strip()
+    except (OSError, ValueError) as exc:
+        raise CacheKeyError(f"the cache key {path} can be neither read nor created ({exc}); set ${KEY_ENV}") from None
+    if not key:
+        raise CacheKeyError(f"the cache key {path} is empty; delete it, or set ${KEY_ENV}")
+    return key.encode()
 
 
 def in_ci() -> bool:
@@ -173,7 +219,9 @@ def cacheable(found: object) -> bool:
 
 @dataclass
 class Cache:
-    """Entries under ``root``; ``problems`` lists every entry found corrupt (and removed) in this run."""
+    """Entries under ``root``; ``problems`` lists every entry found corrupt (and removed) in this run.
+
+    ``key_bytes`` authenticates the entries (default :func:`secret`)."""
 
     root: Path
     problems: list[str] = field(default_factory=list)
@@ -181,6 +229,10 @@ class Cache:
     writes: int = 0
     #: key -> the seconds its entry took to decide when it was stored, for the entries read in this run
     decided_in: dict[str, float] = field(default_factory=dict)
+    key_bytes: bytes = b""
+
+    def __post_init__(self) -> None:
+        self.key_bytes = self.key_bytes or secret()
 
     def key(self, claim: str, task: object, params: dict, module: str) -> str:
         blob = json.dumps([FORMAT, claim, task, params, code_hash(module)], sort_keys=True, default=str)
@@ -189,26 +241,32 @@ class Cache:
     def _path(self, key: str) -> Path:
         return self.root / key[:2] / f"{key}.json"
 
+    def _mac(self, key: str, payload: str) -> str:
+        return hmac.new(self.key_bytes, f"{FORMAT}\0{key}\0{payload}".encode(), hashlib.sha256).hexdigest()
+
     def get(self, key: str) -> Findings | None:
         path = self._path(key)
         try:
-            text = path.read_text(encoding="utf-8")
+            data = path.read_bytes()
         except FileNotFoundError:
             return None
         except OSError as exc:
-            self._corrupt(path, f"unreadable ({exc})")
+            self._corrupt(path, f"unreadable ({exc.strerror or exc})")
             return None
         try:
-            entry = json.loads(text)
+            entry = json.loads(data.decode("utf-8"))
             payload = entry["payload"]
             if entry.get("format") != FORMAT or entry.get("key") != key:
                 self._corrupt(path, "format or key does not match its file name")
                 return None
-            if hashlib.sha256(payload.encode()).hexdigest() != entry["sha256"]:
-                self._corrupt(path, "checksum mismatch")
+            if not hmac.compare_digest(str(entry["hmac"]), self._mac(key, payload)):
+                self._corrupt(path, "not authenticated (its HMAC does not verify under this cache key)")
                 return None
             stored = json.loads(payload)
             found = from_payload(stored)
+        except UnicodeDecodeError as exc:
+            self._corrupt(path, f"not UTF-8 (byte {exc.start})")
+            return None
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
             self._corrupt(path, f"not a cache entry ({type(exc).__name__}: {exc})")
             return None
@@ -218,7 +276,7 @@ class Cache:
         return found
 
     def _corrupt(self, path: Path, why: str) -> None:
-        self.problems.append(f"cache entry {path.name}: {why}; recomputed")
+        self.problems.append(f"cache entry {path.name}: {why}; removed and recomputed")
         try:
             path.unlink()
         except OSError:
@@ -230,8 +288,7 @@ class Cache:
             return False
         timed = {} if seconds is None else {"seconds": round(seconds, 3)}
         payload = json.dumps({**to_payload(found), **timed}, sort_keys=True, ensure_ascii=False)  # type: ignore[arg-type]
-        digest = hashlib.sha256(payload.encode()).hexdigest()
-        entry = {"format": FORMAT, "key": key, "sha256": digest, "payload": payload}
+        entry = {"format": FORMAT, "key": key, "hmac": self._mac(key, payload), "payload": payload}
         path = self._path(key)
         path.parent.mkdir(parents=True, exist_ok=True)
         ignore = self.root / ".gitignore"

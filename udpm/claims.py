@@ -22,11 +22,11 @@ import contextlib
 import importlib
 import pkgutil
 import random
-import signal
 import threading
 import time
 import traceback
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, replace
 
 from .errors import CheckTimeout, ExpectationsError, HarnessError, SolverTimeout, UnknownClaim
@@ -210,23 +210,14 @@ def select(ids: Sequence[str], patterns: Sequence[str] = (), paper: str | None =
     return chosen
 
 
-@contextlib.contextmanager
-def _time_bound(seconds: float) -> Iterator[None]:
-    """Raise CheckTimeout in the main thread after ``seconds`` (a check that runs away is inconclusive)."""
+def _time_bound(seconds: float) -> AbstractContextManager[None]:
+    """Raise CheckTimeout in the main thread after ``seconds``, at a safe point, never inside z3 (udpm.deadline):
+    a check that runs away is inconclusive.  Elsewhere, the executor bounds its worker threads itself."""
     if threading.current_thread() is not threading.main_thread():
-        yield
-        return
+        return contextlib.nullcontext()
+    from .deadline import bound
 
-    def expire(signum: int, frame: object) -> None:
-        raise CheckTimeout(f"the check exceeded its wall-clock bound of {seconds:g} s")
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+    return bound(seconds)
 
 
 def dependency_order(ids: Iterable[str]) -> list[str]:

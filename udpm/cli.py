@@ -303,7 +303,7 @@ def check_main(argv: list[str]) -> int:
     module = importlib.util.module_from_spec(spec)
     assert spec.loader is not None
     spec.loader.exec_module(module)
-    return int(module.main(argv))
+    return int(module.main(argv, prog="udpm check"))
 
 
 def certificates_main(argv: list[str]) -> int:

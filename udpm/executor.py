@@ -7,8 +7,8 @@ same code, in the same order, as in a serial run.  A claim without a plan is one
 therefore byte-identical whatever the number of workers and the completion order.
 
 * A timeout stays per instance (a SolverTimeout inside a deciding block is an inconclusive decision); a task
-  that runs past the claim's wall-clock bound is inconclusive, on a worker thread too (the bound is raised in
-  that thread).
+  that runs past the claim's wall-clock bound is inconclusive, on a worker thread too; the bound stops it at a
+  safe point, never inside z3 (:mod:`udpm.deadline`).
 * A worker that dies loses nothing: the scheduler gives its tasks to another worker (Dask's own retry, up to
   ``distributed.scheduler.allowed-failures`` times); no task is ever passed without being decided.
 * The cache (:mod:`udpm.cache`) is read and written by this process only: tasks already decided are not
@@ -20,8 +20,9 @@ Dask is imported here only: replacing it touches this file.
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import json
+import os
+import signal
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -30,6 +31,7 @@ from dataclasses import asdict
 from . import claims
 from .cache import Cache
 from .claims import Context, plan_of, run_check
+from .deadline import bound
 from .errors import CheckTimeout, HarnessError, SolverTimeout
 from .evidence import Result, Status, unresolved
 from .instances import Findings
@@ -46,40 +48,12 @@ def _ensure_loaded() -> None:
         _LOADED = True
 
 
-@contextlib.contextmanager
-def _thread_bound(seconds: float) -> Iterator[None]:
-    """Raise CheckTimeout in this (non-main) thread after ``seconds``: SIGALRM reaches the main thread only."""
-    expired = type("Expired", (CheckTimeout,), {"__init__": lambda self: CheckTimeout.__init__(
-        self, f"the check exceeded its wall-clock bound of {seconds:g} s")})
-    tid, done, lock = threading.get_ident(), threading.Event(), threading.Lock()
-
-    def expire() -> None:
-        if not done.wait(seconds):
-            with lock:
-                if not done.is_set():
-                    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(tid), ctypes.py_object(expired))
-
-    watcher = threading.Thread(target=expire, daemon=True)
-    watcher.start()
-    try:
-        yield
-    finally:
-        with lock:
-            done.set()
-
-
-def _bound(seconds: float):
-    if threading.current_thread() is threading.main_thread():
-        return claims._time_bound(seconds)
-    return _thread_bound(seconds)
-
-
 def decide_task(claim_id: str, task: tuple, ctx: Context) -> Found:
     """One planned task of ``claim_id`` (run on a worker): its findings, or an inconclusive/error verdict."""
     _ensure_loaded()
     start = time.perf_counter()
     try:
-        with _bound(ctx.claim_timeout):
+        with bound(ctx.claim_timeout):
             found = plan_of(claim_id).decide(ctx, task)  # type: ignore[union-attr]
     except (CheckTimeout, SolverTimeout) as exc:
         found = unresolved(Status.INCONCLUSIVE, f"no answer within the bound: {exc}")
@@ -98,11 +72,11 @@ def check_task(claim_id: str, ctx: Context, parts: dict | None = None) -> Found:
     supplied = {(claim_id, task): found for task, (found, _) in parts.items()}
     start = time.perf_counter()
     with claims.supplied(supplied):
-        if threading.current_thread() is threading.main_thread():
-            found, _ = run_check(claim_id, ctx)
+        if _main_thread():
+            found, _ = run_check(claim_id, ctx)  # which bounds the check itself
         else:
             try:
-                with _thread_bound(ctx.claim_timeout):
+                with bound(ctx.claim_timeout):
                     found, _ = run_check(claim_id, ctx)
             except CheckTimeout as exc:
                 found = unresolved(Status.INCONCLUSIVE, f"no answer within the bound: {exc}")
@@ -211,24 +185,64 @@ def dask_client(jobs: int = 1, scheduler: str | None = None) -> Iterator[object]
             raise HarnessError(f"--scheduler {scheduler}: no Dask scheduler answers ({exc})") from None
         try:
             yield client
+        except BaseException:
+            _quiet_dask()
+            raise
         finally:
-            client.close()
+            with contextlib.suppress(BaseException):
+                client.close(timeout=CLOSE_TIMEOUT_S)
         return
-    cluster = LocalCluster(
-        n_workers=jobs,
-        threads_per_worker=1,
-        processes=True,
-        dashboard_address=":0",
-        silence_logs=logging.ERROR,
-    )
-    client = Client(cluster)
+    # The workers ignore SIGINT (inherited by the processes the cluster starts): Ctrl-C on a terminal reaches the
+    # whole process group, and only this process handles it, by closing the cluster.
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if _main_thread() else None
+    try:
+        cluster = LocalCluster(
+            n_workers=jobs,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=":0",
+            silence_logs=logging.ERROR,
+        )
+        client = Client(cluster)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
     try:
         yield client
+    except BaseException:
+        _quiet_dask()  # an interrupt or a failure: the one line the run prints, not the cluster's shutdown noise
+        _kill_workers(cluster)  # their tasks are abandoned: nothing to wait for (a z3 call may run for minutes)
+        raise
     finally:
-        with contextlib.suppress(Exception):
-            client.close(timeout=10)
-        with contextlib.suppress(Exception):
-            cluster.close(timeout=10)
+        with contextlib.suppress(BaseException):
+            client.close(timeout=CLOSE_TIMEOUT_S)
+        with contextlib.suppress(BaseException):
+            cluster.close(timeout=CLOSE_TIMEOUT_S)
+
+
+#: Seconds the client and the cluster are given to close (an interrupted run ends within seconds).
+CLOSE_TIMEOUT_S = 3
+
+
+def _main_thread() -> bool:
+    return threading.current_thread() is threading.main_thread()
+
+
+def _kill_workers(cluster: object) -> None:
+    """SIGKILL the worker processes of a LocalCluster (each Nanny's process), so that closing it does not wait."""
+    for nanny in list(getattr(cluster, "workers", {}).values()):
+        pid = getattr(getattr(getattr(nanny, "process", None), "process", None), "pid", None)
+        if pid:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+
+
+def _quiet_dask() -> None:
+    """Silence distributed's and tornado's loggers: what they say while a cluster is torn down is no news."""
+    import logging
+
+    for name in ("distributed", "tornado", "asyncio", "bokeh"):
+        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
 
 
 def dashboard_of(client: object) -> str | None:

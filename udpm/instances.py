@@ -56,6 +56,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
 
+from . import deadline
 from .errors import HarnessError, SolverTimeout
 
 #: The version of the instance encoding; part of every key, so that a cache keyed by it is invalidated.
@@ -341,6 +342,7 @@ class Findings:
         n_from: int | None = None,
         **params: object,
     ) -> Instance:
+        deadline.check()  # each instance a check decides is a safe point for its wall-clock bound
         if n is not None and (isinstance(n, bool) or not isinstance(n, int)):
             raise HarnessError(f"{self.claim}: an instance's n must be an int or None, got {n!r}")
         if n_from is not None and (n is not None or isinstance(n_from, bool) or not isinstance(n_from, int)):

@@ -14,7 +14,8 @@ out, or a fragment z3 gave up on) is a :class:`SolverTimeout` too, which the reg
 unknown; :func:`decide` turns that back into :class:`KeyboardInterrupt`, so an interrupt stops the run.
 
 A second solver.  :func:`decide` exports every query, before solving it, as one
-SMT-LIB 2 file ``build/smt/<hash>.smt2`` (``(set-logic ALL)``, z3's declarations
+SMT-LIB 2 file ``<out>/smt/<hash>.smt2`` (``build/smt/`` by default; udpm.outputs)
+(``(set-logic ALL)``, z3's declarations
 and assertions, ``(check-sat)``; z3's one-term ``(+ t)``, ``(* t)``, ``(and t)``,
 ``(or t)``, which SMT-LIB does not allow, are written ``t``; the name is the first 16 hex digits of the
 SHA-256 of that text, which depends on the query alone, so a query has the same
@@ -77,6 +78,7 @@ import contextlib
 import hashlib
 import os
 import re
+import signal
 import sys
 import tempfile
 import time
@@ -87,6 +89,7 @@ from pathlib import Path
 
 import z3
 
+from . import deadline
 from .errors import SolverDisagreement, SolverTimeout, VacuousPremise
 from .instances import AGREED, SAT_NOT_RUN, smt_query
 from .smt_cvc5 import (
@@ -107,8 +110,9 @@ KEYBOARD = "interrupted from keyboard"
 # z3's reason when its resource limit ran out; when its (last-resort) clock ran out.
 Z3_RLIMIT_REASON, Z3_CLOCK_REASON = "canceled", "timeout"
 
-# Where every query is exported; tests point it elsewhere.
-EXPORT_DIR = Path(__file__).resolve().parent.parent / "build" / "smt"
+# Where every query is exported: the run's output directory (reproduce.py sets it, and $UDPM_SMT_DIR for the
+# workers it starts), else build/smt in the current directory; tests point it elsewhere.
+EXPORT_DIR = Path(os.environ.get("UDPM_SMT_DIR") or Path("build") / "smt")
 
 # z3's resource limit: Z3_RLIMIT_PER_S steps per second of budget (about 3.4 million a second on the reference
 # machine; the median over the quick run's queries).  The clock (udpm.smt_cvc5.wall_clock_s) is a last resort.
@@ -169,6 +173,7 @@ def decide(assertions: Iterable[z3.BoolRef], timeout_s: float, logic: str | None
     SolverTimeout, and so does a solver stopped by its last-resort clock; sat against unsat raises
     SolverDisagreement.  Every answer is reported to the open deciding blocks (udpm.instances.smt_query).
     """
+    deadline.check()  # a safe point: the check's wall-clock bound may have passed between solver calls
     assertions = list(assertions)
     path = export(assertions, logic)
     # z3 solves a copy in a fresh context: its search, and so its model, then depends on the query alone, not on
@@ -177,7 +182,12 @@ def decide(assertions: Iterable[z3.BoolRef], timeout_s: float, logic: str | None
     ctx = z3.Context()
     solver = z3.SolverFor(logic, ctx=ctx) if logic else z3.Solver(ctx=ctx)
     solver.set("rlimit", z3_rlimit(timeout_s))
-    solver.set("timeout", max(1, int(wall_clock_s(timeout_s) * 1000)))
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:  # a Dask worker: the run's own process handles Ctrl-C
+        solver.set("ctrl_c", False)
+    clock_s, left = wall_clock_s(timeout_s), deadline.remaining()
+    if left is not None and left < clock_s:  # z3's clock also ends at the check's bound
+        clock_s = left
+    solver.set("timeout", max(1, int(clock_s * 1000)))
     solver.add(*_translated(assertions, ctx))
     bound = min(timeout_s, CVC5_BUDGET_S)
     cvc5_answer = start_cvc5(path, bound) if CVC5_ON_SAT else None  # then cvc5 solves while z3 does
@@ -190,6 +200,7 @@ def decide(assertions: Iterable[z3.BoolRef], timeout_s: float, logic: str | None
             _HELPER.stop()
             raise KeyboardInterrupt
         if reason == Z3_CLOCK_REASON:
+            deadline.check()  # stopped by the check's bound: the check ends here, at a safe point
             raise _undecided(
                 path,
                 f"z3 stopped by its last-resort clock ({wall_clock_s(timeout_s):g} s) before its resource limit "
@@ -203,6 +214,7 @@ def decide(assertions: Iterable[z3.BoolRef], timeout_s: float, logic: str | None
         bound = bound if first == UNSAT else timeout_s  # z3 unknown: the verdict is cvc5's, give it z3's budget
         cvc5_answer = start_cvc5(path, bound)
     second, why = cvc5_answer()
+    deadline.check()
     if first == UNKNOWN and second == UNKNOWN and bound < timeout_s and not stopped_by_clock(second, why):
         bound = timeout_s
         second, why = run_cvc5(path, timeout_s)
@@ -237,10 +249,9 @@ def decide(assertions: Iterable[z3.BoolRef], timeout_s: float, logic: str | None
 
 
 def _shown(path: Path) -> str:
-    """``path`` relative to the project's root when it is under it (so a message is the same from any directory)."""
-    with contextlib.suppress(ValueError):
-        return str(path.relative_to(Path(__file__).resolve().parent.parent))
-    return str(path)
+    """``smt/<hash>.smt2``: the file's place in the run's output directory, the same whatever that directory (so a
+    message, and the record that quotes it, is the same from any run)."""
+    return f"smt/{path.name}"
 
 
 # z3 names let-bound subterms after their term ids (?x11, $x42), which depend on every term built before.
