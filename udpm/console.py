@@ -143,7 +143,7 @@ def digest_lines(claims: Sequence[Mapping], width: int = WIDTH) -> list[str]:
     >>> for line in digest_lines(recs): print(line)
     refuted: 1 claim, each with what refutes it (the counterexample in full in --json and the report):
       a.x  X breaks it
-    refuted only at an end of the printed alpha range (1): alpha = 1: a.y
+    refuted only at an end of the printed range (1): alpha = 1: a.y
     no errata
     """
     from udpm.readme_block import refuted_only_at_an_end
@@ -165,9 +165,9 @@ def digest_lines(claims: Sequence[Mapping], width: int = WIDTH) -> list[str]:
         if ends[c["id"]]:
             by_end.setdefault(ends[c["id"]], []).append(c["id"])
     if by_end:
-        head = f"refuted only at an end of the printed alpha range ({len(refuted) - len(inside)}):"
+        head = f"refuted only at an end of the printed range ({len(refuted) - len(inside)}):"
         groups = [
-            [f"alpha = {end}:", *(f"{cid}{',' if k < len(ids) - 1 else ';'}" for k, cid in enumerate(ids))]
+            [f"{end}:", *(f"{cid}{',' if k < len(ids) - 1 else ';'}" for k, cid in enumerate(ids))]
             for end, ids in by_end.items()
         ]
         words = [w for g in groups for w in g]
@@ -182,7 +182,7 @@ def digest_lines(claims: Sequence[Mapping], width: int = WIDTH) -> list[str]:
         lines += _wrap(f"decided on part of the printed class only ({len(partial)}):", ids, width)
     per_claim: dict[str, list[str]] = {}
     for cid, cls, entries in errata_groups(claims):
-        per_claim.setdefault(cid, []).append(f"{len(entries)} {cls}")
+        per_claim.setdefault(cid, []).append(f"{len(entries)} {cls}" if len(entries) > 1 else cls)  # 'typo': one
     if per_claim:
         # wrap units: a claim id, then each of its classes with its count (never split)
         items = []
@@ -190,8 +190,8 @@ def digest_lines(claims: Sequence[Mapping], width: int = WIDTH) -> list[str]:
             items += [f"{cid}:", *(f"{x}," for x in v[:-1]), f"{v[-1]};"]
         items[-1] = items[-1][:-1]
         total = sum(len(c.get("errata") or []) for c in claims)
-        head = f"errata by claim and class ({_plural(total, 'erratum', 'errata')} in {_plural(len(per_claim), 'claim')}"
-        lines += _wrap(f"{head}; all in {ERRATA_FILE}):", items, width)
+        head = f"errata ({total} in {_plural(len(per_claim), 'claim')}; each in {ERRATA_FILE}):"
+        lines += _wrap(head, items, width)
     else:
         lines.append("no errata")
     return lines

@@ -89,14 +89,41 @@ def changes_lines(doc: Mapping, baseline: Mapping | None) -> list[str]:
 
 
 def refuted_only_at_an_end(claim: Mapping) -> str:
-    """'1' or '0, 1' when every counterexample of the claim lies at alpha = 0 or 1, the ends of a printed range;
-    '' otherwise (a counterexample inside the range, or one at no exact alpha).
+    """Where a claim is refuted when that is only at an end of its printed range: 'alpha = 1' or 'alpha = 0, 1'
+    when every counterexample lies at alpha = 0 or 1, the ends of a printed alpha range; 'n = 0' when every
+    counterexample lies at the smallest n of the claim's printed class and the claim held at a larger n; ''
+    otherwise.
 
     >>> refuted_only_at_an_end({"decisions": [{"alpha": "1", "outcome": "counterexample"}]})
-    '1'
+    'alpha = 1'
     >>> refuted_only_at_an_end({"decisions": [{"alpha": "1/2", "outcome": "counterexample"}]})
     ''
+    >>> at_n0, at_n1 = {"alpha": "2", "n": 0, "outcome": "counterexample"}, {"alpha": "2", "n": 1, "outcome": "holds"}
+    >>> refuted_only_at_an_end({"id": "zlcn2013.thm7", "decisions": [at_n0, at_n1]})
+    'n = 0'
+    >>> refuted_only_at_an_end({"id": "zlcn2013.thm7", "decisions": [at_n0]})  # decided nowhere else
+    ''
     """
+    alpha = _alpha_ends(claim)
+    if alpha:
+        return f"alpha = {alpha}"
+    first = _first_n(claim.get("id"))
+    decisions = claim.get("decisions", [])
+    refuted_at = {d.get("n") for d in decisions if d["outcome"] == "counterexample"}
+    regions = {d.get("region", "") for d in decisions if d["outcome"] == "counterexample"}
+    # held at a larger n in the same part of the class; an all-n argument covers n from its n_from (absent: 1)
+    held_above = any(
+        d["outcome"] == "holds"
+        and d.get("region", "") in regions
+        and (d["n"] if d.get("n") is not None else d.get("n_from", 1)) > first
+        for d in decisions
+        if first is not None
+    )
+    return f"n = {first}" if first is not None and refuted_at == {first} and held_above else ""
+
+
+def _alpha_ends(claim: Mapping) -> str:
+    """'1' or '0, 1' when every counterexample lies at alpha = 0 or 1; '' otherwise (or at no exact alpha)."""
     from fractions import Fraction
 
     from .coverage import alpha_span
@@ -110,6 +137,15 @@ def refuted_only_at_an_end(claim: Mapping) -> str:
             return ""
         ends |= points
     return ", ".join(str(e) for e in sorted(ends))
+
+
+def _first_n(claim_id: object) -> int | None:
+    """The smallest n of a catalogued claim's printed class (None: not catalogued, or no n range)."""
+    from .claims import catalog
+
+    claim = catalog().get(claim_id) if isinstance(claim_id, str) else None
+    n = claim.printed.n if claim is not None and claim.printed is not None else None
+    return n.min if n is not None else None
 
 
 def inventory_lines(doc: Mapping) -> list[str]:
@@ -176,8 +212,8 @@ def readme_results(doc: Mapping) -> str:
     if at_end:
         lines += [
             "",
-            "Refuted only at an end of the printed alpha range: "
-            + ", ".join(f"{_link(c['id'])} (alpha = {refuted_only_at_an_end(c)})" for c in at_end)
+            "Refuted only at an end of the printed range (of alpha, or of n): "
+            + ", ".join(f"{_link(c['id'])} ({refuted_only_at_an_end(c)})" for c in at_end)
             + ".",
         ]
     pairs = errata(doc)
