@@ -180,7 +180,7 @@ def markdown(doc: dict) -> str:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--out", type=Path, default=OUT)
-    p.add_argument("--markdown", action="store_true", help="print the README table")
+    p.add_argument("--markdown", action="store_true", help="print the table of docs/libraries.md")
     p.add_argument("--n", type=int, nargs="*", default=list(NS))
     args = p.parse_args(argv)
     doc = run(tuple(args.n))

@@ -1,5 +1,5 @@
 """udpm.audit on DP libraries' mechanisms: a LibraryMechanism or --library NAME, float parameters exactly as the
-library receives them, an irrational ratio decided by arb balls and sympy identities; the README table is audit()'s."""
+library receives them, an irrational ratio decided by arb balls and sympy identities; docs/libraries.md is audit()'s."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _readme_rows() -> dict[tuple[str, str, str, str, str], tuple[str, str, str]]:
-    text = (ROOT / "README.md").read_text()
+    text = (ROOT / "docs" / "libraries.md").read_text()
     rows = {}
     for line in text.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]

@@ -366,7 +366,9 @@ def test_check_file_refusals(tmp_path):
 def test_main(tmp_path, cert, capsys):
     assert cf.main([]) == 2
     out = capsys.readouterr()
-    assert out.err == "usage: python -m udpm.certificates FILE...\n" and out.out == ""
+    assert out.err == "python -m udpm.certificates: error: the following arguments are required: FILE\n"
+    assert out.out == ""
+    assert cf.main(["--help"]) == 0 and "exit status: 0 every certificate verifies" in capsys.readouterr().out
     good, bad = tmp_path / "good.json", tmp_path / "bad.json"
     good.write_text(json.dumps(cert))
     bad.write_text(json.dumps(edit(cert, x=["2", "2"])))

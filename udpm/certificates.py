@@ -357,9 +357,26 @@ def check_file(path: Path) -> list[str]:
 
 
 def main(argv: list[str]) -> int:
-    if not argv:
-        print("usage: python -m udpm.certificates FILE...", file=sys.stderr)
-        return 2
+    """Re-check exported certificate files with the standard library alone; 0 all verify, 1 some fail, 2 usage."""
+    import argparse
+
+    class Parser(argparse.ArgumentParser):
+        def error(self, message: str) -> None:  # one line, exit 2
+            print(f"{self.prog}: error: {message}", file=sys.stderr)
+            raise SystemExit(2)
+
+    parser = Parser(
+        prog="python -m udpm.certificates",
+        description="Re-check exported LP certificates (primal and dual feasibility, complementary slackness, equal "
+        "objectives, uniqueness where claimed) with Python's fractions and json only.",
+        epilog="exit status: 0 every certificate verifies; 1 some certificate fails or a file is unreadable (each "
+        "named in one line); 2 usage",
+    )
+    parser.add_argument("files", nargs="+", metavar="FILE", help="certificate files, e.g. build/certificates/*.json")
+    try:
+        argv = parser.parse_args(argv).files
+    except SystemExit as exc:
+        return int(exc.code or 0)
     failures = []
     count = 0
     for name in argv:
