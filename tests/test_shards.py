@@ -214,6 +214,11 @@ def test_merge_writes_junit_and_ends_in_a_verdict_line(tmp_path, merge_files, ca
     assert shards.main(["merge", *paths, "--junit", str(junit)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[-1] == "2 claims: all as expected (1 proved, 1 refuted); 0 regressions"
+    assert lines[-4:-1] == [  # the digest, as a run prints it
+        "refuted: 1 claim, each with what refutes it (the counterexample in full in --json and the report):",
+        "  gs2010.appB  no counterexample recorded",
+        "no errata",
+    ]
     xml = junit.read_text()
     assert xml.count("<testcase ") == 2 and 'name="gs2010.appB"' in xml and "<failure" not in xml
 

@@ -211,7 +211,7 @@ def _wrap(head: str, items: Sequence[str], width: int) -> list[str]:
 
 def refutation(claim: Mapping) -> str:
     """What refutes a claim, in its own words: the detail of the refuting instance (the counterexample's text
-    after the instance it names), else the whole counterexample.
+    after the instance it names), else the whole counterexample (else the claim's notes).
 
     >>> refutation({"counterexample": "n=1 alpha=1 bounded exact: X breaks it",
     ...             "decisions": [{"outcome": "counterexample", "detail": "X breaks it"}]})
@@ -221,7 +221,7 @@ def refutation(claim: Mapping) -> str:
     for d in claim.get("decisions") or []:
         if d.get("outcome") == "counterexample" and d.get("detail") and text.endswith(": " + d["detail"]):
             return d["detail"]
-    return text
+    return text or claim.get("notes") or "no counterexample recorded"
 
 
 def print_digest(outcomes: Sequence[Outcome], out: object | None = None) -> None:

@@ -335,10 +335,12 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m udpm.shards")
 
 
 def merged_verdict(doc: Mapping) -> int:
-    """Print the merged run's regressions, then its verdict line (the last line); the exit status of that run."""
-    from .console import problem_line, verdict
+    """Print the merged run's digest of findings, its regressions, then its verdict line (the last line), as a run
+    prints them; the exit status of that run."""
+    from .console import print_digest_of, problem_line, verdict
 
     claims = doc["claims"]
+    print_digest_of(claims)
     regressions = [c for c in claims if c.get("problems") and c["status"] != "inconclusive"]
     undecided = [c for c in claims if c.get("problems") and c["status"] == "inconclusive"]
     for title, group in (("FAILED", regressions), ("not decided", undecided)):
