@@ -24,7 +24,6 @@ from udpm.report import Outcome, document
 WIDTH = 120
 #: Where every erratum is listed in full.
 ERRATA_FILE = "paper_tables/ERRATA.md"
-ELLIPSIS = "…"
 
 
 def console(file: object | None = None, *, record: bool = False) -> object:
@@ -230,6 +229,7 @@ def print_digest(outcomes: Sequence[Outcome], out: object | None = None) -> None
 
 
 def print_digest_of(claims: Sequence[Mapping], out: object | None = None) -> None:
+    """The digest of claim records (a run's, or a merged run's) on ``out`` (default stdout), after a blank line."""
     from rich.text import Text
 
     out = out or console()
