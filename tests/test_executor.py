@@ -64,7 +64,10 @@ def test_a_killed_worker_loses_no_task(serial):
     assert _text(found) == serial
 
 
-def test_a_task_past_its_bound_on_a_worker_thread_is_inconclusive():
+def test_a_task_past_its_bound_on_a_worker_thread_is_inconclusive(monkeypatch):
+    from udpm import deadline
+
+    monkeypatch.setattr(deadline, "GRACE_S", 0.1)  # the spin reaches no safe point: stopped after the grace
     out: list[object] = []
 
     def spin() -> None:
