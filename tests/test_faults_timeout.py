@@ -104,6 +104,15 @@ def test_an_unsafe_frame_is_one_in_z3_or_in_a_destructor():
     assert ctx.ref() is not None and not deadline.safe(_frame_inside_z3())
 
 
+def test_a_frame_of_the_cvc5_helpers_client_is_unsafe():
+    """A request sent but its answer not read would be read as the next query's answer."""
+    space = {"__name__": "udpm.smt_cvc5", "sys": sys}
+    exec("def here():\n    return sys._getframe()\n", space)
+    assert not deadline.safe(space["here"]())
+    space["__name__"] = "udpm.smt_cvc5_other"
+    assert deadline.safe(space["here"]())
+
+
 def _frame_inside_z3():
     """A frame whose caller chain passes through z3's Python layer (z3.z3.is_expr calls our __class__ lookup)."""
     got = []

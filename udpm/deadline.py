@@ -8,8 +8,8 @@ built, and every one of them later prints "Exception ignored in ...".  The bound
   the time the check has left (:func:`remaining`); a solver stopped by that clock ends the check;
 * at every instance a check decides (:meth:`udpm.instances.Findings.instance`);
 * in the main thread, also between them: a SIGALRM handler raises at the instruction the check is at, when no
-  frame of z3, no ``__del__`` and no frame of this module is on the stack (:func:`safe`), and otherwise tries
-  again :data:`RETRY_S` later.  A handler runs only between two instructions of the frame it is given, so the
+  frame of z3 or of the cvc5 helper's client, no ``__del__`` and no frame of this module is on the stack
+  (:func:`safe`), and otherwise tries again :data:`RETRY_S` later.  A handler runs only between two instructions of the frame it is given, so the
   test is exact.
 
 In a worker thread (a Dask worker) no signal arrives, and an exception raised in a thread from outside lands
@@ -35,8 +35,9 @@ RETRY_S = 0.01
 #: How long past its bound a check in a worker thread may run without reaching a safe point.
 GRACE_S = 30.0
 
-#: Modules in which an exception would leave solver state half built.
-UNSAFE_MODULES = ("z3",)
+#: Modules (and their submodules) in which an exception would leave solver state half built: z3's objects, and
+#: the cvc5 helper's request in flight.
+UNSAFE_MODULES = ("z3", "udpm.smt_cvc5")
 
 _local = threading.local()
 
@@ -51,7 +52,7 @@ def safe(frame: FrameType | None) -> bool:
         module = frame.f_globals.get("__name__", "")
         if (
             frame.f_code.co_name == "__del__"
-            or module.split(".", 1)[0] in UNSAFE_MODULES
+            or any(module == m or module.startswith(f"{m}.") for m in UNSAFE_MODULES)
             or frame.f_code.co_filename == __file__
         ):
             return False
