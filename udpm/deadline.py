@@ -9,8 +9,8 @@ built, and every one of them later prints "Exception ignored in ...".  The bound
 * at every instance a check decides (:meth:`udpm.instances.Findings.instance`);
 * in the main thread, also between them: a SIGALRM handler raises at the instruction the check is at, when no
   frame of z3 or of the cvc5 helper's client, no ``__del__`` and no frame of this module is on the stack
-  (:func:`safe`), and otherwise tries again :data:`RETRY_S` later.  A handler runs only between two instructions of the frame it is given, so the
-  test is exact.
+  (:func:`safe`), and otherwise tries again :data:`RETRY_S` later.  A handler runs only between two
+  instructions of the frame it is given, so the test is exact.
 
 In a worker thread (a Dask worker) no signal arrives, and an exception raised in a thread from outside lands
 wherever the thread is when it next runs, which the watcher cannot know: so the bound is cooperative there (the
