@@ -34,6 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from udpm import expectations, outputs
 from udpm.annotations import emit as emit_annotations
 from udpm.cache import Cache, CacheKeyError, default_dir, in_ci
+from udpm.cache import clear as clear_cache
 from udpm.certificates import export_certificates
 from udpm.claims import Context, Status, catalog, dependency_order, load_checkers, select
 from udpm.console import print_digest, print_summary, problem_line, verdict
@@ -110,7 +111,7 @@ def open_cache(args: argparse.Namespace) -> Cache | None:
     root = args.cache_dir or default_dir()
     flag = "--cache-dir" if args.cache_dir else "the cache directory ($UDPM_CACHE or .udpm-cache/)"
     if args.clear_cache:
-        Cache(root).clear()
+        clear_cache(root)
         print(f"cleared the cache {root}", file=sys.stderr)
     if args.no_cache or (in_ci() and args.cache_dir is None):
         return None

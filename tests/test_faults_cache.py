@@ -139,3 +139,16 @@ def test_an_edit_in_a_udpm_subpackage_invalidates_the_entries(project):
     adapter = project / "udpm" / "adapters" / "opendp.py"
     adapter.write_text(adapter.read_text() + "\n# edited\n")
     assert "0 task(s) reused, 1 stored" in _reproduce(project).stderr
+
+
+def test_a_run_without_a_usable_key_goes_on_without_the_cache(project, monkeypatch):
+    monkeypatch.delenv("UDPM_CACHE_KEY")
+    monkeypatch.setenv("XDG_CONFIG_HOME", "/proc/no-config")
+    proc = _reproduce(project, "--clear-cache")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    lines = proc.stderr.splitlines()
+    assert lines[0] == f"cleared the cache {project / 'c'}"
+    assert lines[1].startswith(
+        "reproduce.py: the cache is off: the cache key /proc/no-config/udpm/cache.key can be neither read nor created"
+    )
+    assert lines[1].endswith("; set $UDPM_CACHE_KEY") and "task(s) reused" not in proc.stderr

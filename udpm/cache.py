@@ -299,4 +299,9 @@ class Cache:
         return True
 
     def clear(self) -> None:
-        shutil.rmtree(self.root, ignore_errors=True)
+        clear(self.root)
+
+
+def clear(root: Path) -> None:
+    """Remove every entry under ``root`` (no key needed: nothing is read)."""
+    shutil.rmtree(root, ignore_errors=True)
