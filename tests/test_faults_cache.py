@@ -152,3 +152,25 @@ def test_a_run_without_a_usable_key_goes_on_without_the_cache(project, monkeypat
         "reproduce.py: the cache is off: the cache key /proc/no-config/udpm/cache.key can be neither read nor created"
     )
     assert lines[1].endswith("; set $UDPM_CACHE_KEY") and "task(s) reused" not in proc.stderr
+
+
+def test_an_authenticated_entry_whose_lp_certificate_fails_is_refused(tmp_path):
+    """What can be re-checked is: even an entry a key holder signed is refused when its certificate is wrong."""
+    from fractions import Fraction as F
+
+    from udpm.certificates import to_certificate
+    from udpm.certify import solve
+    from udpm.programs import bayesian_lp
+    from udpm.users import BayesianUser, absolute_error
+
+    user = BayesianUser.of([F(1, 4)] * 4, absolute_error(3))
+    cert = to_certificate(solve(bayesian_lp(user, F(1, 3)), timeout_s=60), "uniform |i-j| n=3")
+    cache = Cache(tmp_path, key_bytes=b"k")
+    good, bad = _findings(), _findings()
+    good.certificate = {"summary": {}, "lps": [cert]}
+    bad.certificate = {"summary": {}, "lps": [{**cert, "objective_value": ["1/2"]}]}  # the optimum, misstated
+    for name, found in (("good", good), ("bad", bad)):
+        cache.put(cache.key(name, [1], {}, "udpm"), found)
+    assert cache.get(cache.key("good", [1], {}, "udpm")) == good
+    assert cache.get(cache.key("bad", [1], {}, "udpm")) is None
+    assert len(cache.problems) == 1 and "its LP certificate uniform |i-j| n=3 does not verify" in cache.problems[0]

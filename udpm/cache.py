@@ -23,9 +23,10 @@ processes, or hosts on a shared filesystem, may write the same directory.
 
 What an entry is trusted for: that a process holding the secret decided this task, with this code and these
 settings, and found these findings.  Its findings are then judged exactly as fresh ones (udpm.evidence derives
-the status); they are not re-decided.  Whoever can read the secret can forge an entry: keep it private.  The
-exported LP certificates are re-checked by the independent checker (``python -m udpm.certificates``), cached
-or not.
+the status); they are not re-decided, except what can be re-checked cheaply: every LP certificate an entry
+carries is re-verified on load by the standard-library checker (:func:`udpm.certificates.check_certificate`),
+and an entry whose certificate fails is refused like a forged one.  Whoever can read the secret can forge the
+rest of an entry: keep it private.
 
 The directory is ``.udpm-cache/`` at the repository root, or ``$UDPM_CACHE``, or ``--cache-dir``.  In CI
 (``$CI`` set, as GitHub Actions does) the cache is off unless ``--cache-dir`` is given: a CI verdict is
@@ -209,6 +210,21 @@ def from_payload(p: dict) -> Findings:
     return found
 
 
+def _certificates_fail(found: Findings) -> str | None:
+    """Why an LP certificate the entry carries does not verify (the standard-library checker), or None."""
+    from .certificates import Rejected, check_certificate
+
+    lps = found.certificate.get("lps") if isinstance(found.certificate, dict) else None
+    for k, cert in enumerate(lps or []):
+        try:
+            if not isinstance(cert, dict):
+                raise Rejected("not an object")
+            check_certificate(cert)
+        except Rejected as exc:
+            return f"its LP certificate {cert.get('label', k) if isinstance(cert, dict) else k} does not verify ({exc})"
+    return None
+
+
 def cacheable(found: object) -> bool:
     """Only findings whose every decision was decided (holds or a counterexample) are kept."""
     return isinstance(found, Findings) and all(d.outcome is not Outcome.INCONCLUSIVE for d in found.decisions)
@@ -264,6 +280,9 @@ class Cache:
                 return None
             stored = json.loads(payload)
             found = from_payload(stored)
+            if (why := _certificates_fail(found)) is not None:
+                self._corrupt(path, why)
+                return None
         except UnicodeDecodeError as exc:
             self._corrupt(path, f"not UTF-8 (byte {exc.start})")
             return None
