@@ -212,7 +212,8 @@ def _smt_export_to(directory: Path) -> Iterator[None]:
     from udpm import smt
 
     before, env = smt.EXPORT_DIR, os.environ.get("UDPM_SMT_DIR")
-    smt.EXPORT_DIR, os.environ["UDPM_SMT_DIR"] = directory, str(directory.resolve())
+    smt.EXPORT_DIR = directory.resolve()  # the cvc5 helper opens the files from another directory
+    os.environ["UDPM_SMT_DIR"] = str(smt.EXPORT_DIR)
     try:
         yield
     finally:

@@ -100,3 +100,11 @@ def test_smt_holds_only_the_current_runs_queries(tmp_path):
     assert sorted(p.name for p in (out / "smt").iterdir()) == first
     assert f"  o/smt/ ({len(first)} SMT-LIB queries asked by this run)" in proc.stdout.splitlines()
     assert sorted(p.name for p in out.iterdir()) == ["certificates", "smt"]  # no staging directory is left
+
+
+def test_cvc5_reads_the_queries_of_a_run_whose_output_directory_is_relative(tmp_path):
+    """The default output directory is relative to where the run is; cvc5's helper process is elsewhere."""
+    proc = _reproduce("--only", "gs2010.lemma6", "--no-cache", "--json", "r.json", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    text = (tmp_path / "r.json").read_text()
+    assert "Couldn't open" not in text and '"agreement": "z3+cvc5"' in text

@@ -332,7 +332,8 @@ def _standard_arities(text: str) -> str:
 def export(assertions: list[z3.BoolRef], logic: str | None = None) -> Path:
     """Write the query to ``EXPORT_DIR/<sha256[:16]>.smt2`` (atomically; an existing file is the same text)."""
     text = smt2_text(assertions, logic)
-    path = EXPORT_DIR / f"{hashlib.sha256(text.encode()).hexdigest()[:16]}.smt2"
+    # absolute: cvc5's helper process opens the file from the checkout, not from the run's directory
+    path = Path(EXPORT_DIR).resolve() / f"{hashlib.sha256(text.encode()).hexdigest()[:16]}.smt2"
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
