@@ -63,9 +63,15 @@ def test_fast_claims_pass_and_json_has_the_schema(tmp_path):
 
 def test_the_schema_rejects_a_declared_verdict_without_instances(tmp_path):
     out = tmp_path / "out.json"
-    assert run("--only", "zlcn2013.def6", "--json", str(out)).returncode == 0
+    assert run("--only", "zlcn2013.def6*", "--json", str(out)).returncode == 0
     doc = json.loads(out.read_text())
-    doc["claims"][0]["instances"]["decided"] = 0
+    assert [c["status"] for c in doc["claims"]] == ["refuted", "proved"]  # as printed (n = 0), and over n >= 1
+    for k in range(2):
+        forged = json.loads(out.read_text())
+        forged["claims"][k]["instances"]["decided"] = 0
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.Draft202012Validator(schema()).validate(forged)
+    doc["claims"][0]["instances"]["counterexample"] = 0  # a refutation no instance shows
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.Draft202012Validator(schema()).validate(doc)
 
