@@ -174,3 +174,13 @@ def test_an_authenticated_entry_whose_lp_certificate_fails_is_refused(tmp_path):
     assert cache.get(cache.key("good", [1], {}, "udpm")) == good
     assert cache.get(cache.key("bad", [1], {}, "udpm")) is None
     assert len(cache.problems) == 1 and "its LP certificate uniform |i-j| n=3 does not verify" in cache.problems[0]
+
+
+def test_the_pytest_plugin_turns_the_cache_off_when_no_key_can_be_made(monkeypatch, tmp_path):
+    from udpm.pytest_plugin import ClaimsPlugin
+
+    monkeypatch.delenv("UDPM_CACHE_KEY", raising=False)
+    monkeypatch.delenv("CI", raising=False)
+    monkeypatch.setenv("XDG_CONFIG_HOME", "/proc/no-config")
+    with pytest.warns(UserWarning, match=r"^udpm: the cache is off: the cache key /proc/no-config/udpm/cache.key"):
+        assert ClaimsPlugin._cache(tmp_path / "cache", off=False) is None

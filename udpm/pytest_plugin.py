@@ -42,6 +42,7 @@ own items' claims (and their dependencies) in its own process, serially, sharing
 from __future__ import annotations
 
 import inspect
+import warnings
 from pathlib import Path
 
 import pytest
@@ -140,11 +141,15 @@ class ClaimsPlugin:
 
     @staticmethod
     def _cache(directory: Path | None, off: bool) -> object:
-        from .cache import Cache, default_dir, in_ci
+        from .cache import Cache, CacheKeyError, default_dir, in_ci
 
         if off or (directory is None and in_ci()):
             return None
-        return Cache(directory or default_dir())
+        try:
+            return Cache(directory or default_dir())
+        except CacheKeyError as exc:  # as in reproduce.py: entries that cannot be authenticated are not used
+            warnings.warn(f"udpm: the cache is off: {exc}", stacklevel=1)
+            return None
 
     def pytest_report_header(self) -> list[str]:
         cache = self.runner.cache
