@@ -33,6 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from udpm import expectations, outputs
 from udpm.annotations import emit as emit_annotations
+from udpm.arguments import OneLineParser
 from udpm.cache import Cache, CacheKeyError, default_dir, in_ci
 from udpm.cache import clear as clear_cache
 from udpm.certificates import export_certificates
@@ -49,8 +50,17 @@ ERRATA_MD = PAPER_TABLES / "ERRATA.md"
 ROOT = PAPER_TABLES.parent
 
 
+#: The name a message starts with: reproduce.py, or udpm check (udpm.cli runs this module's main).
+PROG = "reproduce.py"
+
+
 def parse_args(argv: list[str]) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = OneLineParser(
+        prog=PROG,
+        description=__doc__.split("\n\n")[0],
+        epilog="Exit status:\n" + __doc__.split("Exit status:\n", 1)[1].rstrip(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("--list", action="store_true", help="list every claim and exit")
     p.add_argument("--only", action="append", default=[], metavar="PATTERN", help="glob on claim ids (repeatable)")
     p.add_argument("--paper", choices=PAPERS, metavar="KEY", help=f"one paper: {', '.join(PAPERS)}")
@@ -119,7 +129,7 @@ def open_cache(args: argparse.Namespace) -> Cache | None:
     try:
         return Cache(root)
     except CacheKeyError as exc:  # entries that cannot be authenticated are neither read nor written
-        print(f"reproduce.py: the cache is off: {exc}", file=sys.stderr)
+        print(f"{PROG}: the cache is off: {exc}", file=sys.stderr)
         return None
 
 
@@ -133,7 +143,7 @@ def run_checks(
     found = execute(ids, ctx, jobs=jobs, scheduler=scheduler, cache=cache, listener=listener(sys.stderr))
     if cache is not None:
         for line in cache.problems:  # corrupt entries: removed and recomputed, never trusted
-            print(f"reproduce.py: {line}", file=sys.stderr)
+            print(f"{PROG}: {line}", file=sys.stderr)
         print(f"cache {cache.root}: {cache.hits} task(s) reused, {cache.writes} stored", file=sys.stderr)
     return found
 
@@ -291,7 +301,7 @@ def _conclude(args, ids, order, found, stored, out, full_run, started, staged_sm
         try:
             path = render_report(outcomes, run_info, build=out)
         except ReportFailed as exc:  # a failing notebook cell fails the run (exit 1), with the cell's error
-            print(f"reproduce.py: report failed: {exc}", file=sys.stderr)
+            print(f"{PROG}: report failed: {exc}", file=sys.stderr)
             _print_written(written)
             return EXIT_REGRESSION
         written += [outputs.shown(out / "results.json"), outputs.shown(out / "report.ipynb"), outputs.shown(path)]
@@ -335,12 +345,14 @@ def verdict_line(outcomes: list[Outcome], regressions: int, undecided: int) -> s
 
 def main(argv: list[str] | None = None, prog: str = "reproduce.py") -> int:
     """Exit status as the module docstring says; bad input and interrupts are one line, prefixed by ``prog``."""
+    global PROG
+    PROG = prog
     try:
         argv = sys.argv[1:] if argv is None else argv
         if argv[:1] == ["merge"]:
             from udpm.shards import main as merge_main
 
-            return merge_main(argv, prog="reproduce.py")
+            return merge_main(argv, prog=prog)
         args = parse_args(argv)
         if args.list:
             return list_claims()

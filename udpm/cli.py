@@ -32,6 +32,7 @@ import tempfile
 from fractions import Fraction
 from pathlib import Path
 
+from .arguments import OneLineParser
 from .errors import HarnessError, InvalidInput, SolverTimeout
 from .expectations import check_output_path
 
@@ -44,9 +45,7 @@ class _Decimal(str):
     """A JSON number with a fraction or an exponent, kept as its text."""
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, exit 2 (argparse would print the usage first)
-        raise InvalidInput(f"{message} (see {self.prog} --help)")
+_Parser = OneLineParser
 
 
 def _cell(v: object, where: str, exact: str | None) -> object:

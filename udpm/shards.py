@@ -39,7 +39,6 @@ udpm.errors.InvalidInput: --shard 6/5: K must be between 1 and N
 
 from __future__ import annotations
 
-import argparse
 import importlib.metadata
 import json
 import platform
@@ -49,6 +48,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from types import SimpleNamespace
 
+from .arguments import OneLineParser
 from .errors import HarnessError, InvalidInput
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -298,7 +298,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m udpm.shards")
     regression in the shard that ran it); 3 a claim not decided and nothing regressed; 2 refused, one line: no
     output asked for, an unusable output path, documents that do not merge."""
     args = list(sys.argv[1:] if argv is None else argv)
-    p = argparse.ArgumentParser(
+    p = OneLineParser(
         prog=f"{prog} merge", description="merge the documents of shards or filtered runs into one run's outputs"
     )
     p.add_argument("documents", nargs="+", type=Path, metavar="DOC.json")
@@ -307,7 +307,11 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m udpm.shards")
     if not args or args[0] != "merge":
         print(f"usage: {prog} merge A.json B.json ... --json OUT.json [--junit OUT.xml]", file=sys.stderr)
         return 2
-    ns = p.parse_args(args[1:])
+    try:
+        ns = p.parse_args(args[1:])
+    except InvalidInput as exc:
+        print(f"{prog} merge: error: {exc}", file=sys.stderr)
+        return 2
     if ns.json is None and ns.junit is None:
         print(f"{prog} merge: error: nothing to write: give --json PATH and/or --junit PATH", file=sys.stderr)
         return 2

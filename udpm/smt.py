@@ -73,7 +73,6 @@ True
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import hashlib
 import os
@@ -90,7 +89,7 @@ from pathlib import Path
 import z3
 
 from . import deadline
-from .errors import SolverDisagreement, SolverTimeout, VacuousPremise
+from .errors import InvalidInput, SolverDisagreement, SolverTimeout, VacuousPremise
 from .instances import AGREED, SAT_NOT_RUN, smt_query
 from .smt_cvc5 import (
     BUDGET_SPENT,
@@ -420,12 +419,18 @@ def model_value(model: z3.ModelRef, term: z3.ExprRef) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """``python -m udpm.smt FILE...``: decide exported files with z3 and cvc5; exit 1 if any two disagree."""
-    p = argparse.ArgumentParser(prog="python -m udpm.smt", description=main.__doc__)
+    from .arguments import OneLineParser
+
+    p = OneLineParser(prog="python -m udpm.smt", description=main.__doc__)
     p.add_argument("files", nargs="*", type=Path, help="SMT-LIB 2 files, e.g. build/smt/*.smt2")
     p.add_argument(
         "--budget", "--timeout", type=float, default=60.0, metavar="S", help="seconds of work per solver and file (60)"
     )
-    args = p.parse_args(argv)
+    try:
+        args = p.parse_args(argv)
+    except InvalidInput as exc:
+        print(f"python -m udpm.smt: error: {exc}", file=sys.stderr)
+        return 2
     disagreements = 0
     for path in args.files:
         solver = z3.Solver()

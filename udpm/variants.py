@@ -114,18 +114,18 @@ def main(argv: list[str] | None = None) -> int:
     """``python -m udpm.variants [PATH]``: run every variant and write the sensitivity table (JSON).
 
     Exit status: 0 every variant refuted; 1 some variant survived; 2 bad arguments (one line)."""
-    import argparse
 
+    from .arguments import OneLineParser
+    from .errors import InvalidInput
     from .expectations import atomic_write
 
-    class Parser(argparse.ArgumentParser):
-        def error(self, message: str) -> None:  # one line, exit 2, before any variant runs
-            print(f"python -m udpm.variants: error: {message}", file=sys.stderr)
-            raise SystemExit(2)
-
-    parser = Parser(prog="python -m udpm.variants", description=main.__doc__.split("\n")[0].split(": ", 1)[1])
+    parser = OneLineParser(prog="python -m udpm.variants", description=main.__doc__.split("\n")[0].split(": ", 1)[1])
     parser.add_argument("path", nargs="?", type=Path, default=SENSITIVITY, help=f"default {SENSITIVITY}")
-    path = parser.parse_args(sys.argv[1:] if argv is None else argv).path
+    try:
+        path = parser.parse_args(sys.argv[1:] if argv is None else argv).path
+    except InvalidInput as exc:  # one line, exit 2, before any variant runs
+        print(f"python -m udpm.variants: error: {exc}", file=sys.stderr)
+        return 2
     rows = sensitivity()
     atomic_write(path, json.dumps({"variants": rows}, indent=1, ensure_ascii=False) + "\n")
     survived = [r for r in rows if not r["refuted"]]
