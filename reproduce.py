@@ -266,7 +266,7 @@ def _conclude(args, ids, order, found, stored, out, full_run, started, staged_sm
         return EXIT_REGRESSION
     written: list[str] = []  # every file this run writes, as the user can use its path
     if args.json:
-        expectations.atomic_write(args.json, text)
+        outputs.atomic_write(args.json, text)
         written.append(outputs.shown(args.json))
     if args.junit:
         write_junit(args.junit, outcomes)
@@ -279,7 +279,7 @@ def _conclude(args, ids, order, found, stored, out, full_run, started, staged_sm
     written.append(f"{outputs.shown(out / 'certificates')}/ ({len(certificates)} certificate file(s))")
     written.append(f"{outputs.shown(out / 'smt')}/ ({queries} SMT-LIB queries asked by this run)")
     if full_run:
-        expectations.atomic_write(ERRATA_MD, errata_markdown(outcomes))
+        outputs.atomic_write(ERRATA_MD, errata_markdown(outcomes))
         written.append(outputs.shown(ERRATA_MD))
         from experiments.figures import render_all
 

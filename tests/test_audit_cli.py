@@ -95,7 +95,7 @@ def test_an_unwritable_output_is_one_line_and_exit_2_before_any_work(rr, target)
 
 def test_html_output_too_and_outputs_are_written_whole(rr, tmp_path, capsys):
     assert main(["audit", str(rr), "--alpha", "1/2", "--html", "/proc/x.html"]) == 2
-    assert capsys.readouterr().err.startswith("udpm audit: error: --html /proc/x.html: cannot write there")
+    assert capsys.readouterr().err.startswith("udpm audit: error: --html /proc/x.html: cannot be written")
     out = tmp_path / "o.json"
     out.write_text("old")
     assert main(["audit", str(rr), "--alpha", "1/2", "--json", str(out)]) == 0

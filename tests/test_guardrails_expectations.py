@@ -9,6 +9,7 @@ import stat
 import pytest
 
 from udpm import expectations as ex
+from udpm import outputs as out
 from udpm.errors import ExpectationsError
 from udpm.evidence import Result, Status
 from udpm.instances import Erratum
@@ -141,7 +142,7 @@ def test_grid_text_joins_kinds():
 
 def test_atomic_write_creates_parents_and_leaves_no_temporary(tmp_path):
     p = tmp_path / "sub" / "dir" / "f.json"
-    ex.atomic_write(p, "héllo\n")
+    out.atomic_write(p, "héllo\n")
     assert p.read_bytes() == "héllo\n".encode()
     assert sorted(os.listdir(p.parent)) == ["f.json"]
 
@@ -150,7 +151,7 @@ def test_atomic_write_keeps_the_mode_of_the_file_it_replaces(tmp_path):
     p = tmp_path / "f.json"
     p.write_text("old")
     os.chmod(p, 0o640)
-    ex.atomic_write(p, "new")
+    out.atomic_write(p, "new")
     assert p.read_text() == "new"
     assert stat.S_IMODE(p.stat().st_mode) == 0o640
 
@@ -159,7 +160,7 @@ def test_atomic_write_keeps_the_mode_of_the_file_it_replaces(tmp_path):
 def test_a_new_file_gets_the_umasks_default_mode(tmp_path, umask, mode):
     old = os.umask(umask)
     try:
-        ex.atomic_write(tmp_path / "f.json", "x")
+        out.atomic_write(tmp_path / "f.json", "x")
         assert stat.S_IMODE((tmp_path / "f.json").stat().st_mode) == mode
         assert os.umask(umask) == umask  # the umask is restored
     finally:
@@ -173,9 +174,9 @@ def test_a_failed_write_leaves_the_old_file_and_no_temporary(tmp_path, monkeypat
     def boom(*a):
         raise OSError("disk full")
 
-    monkeypatch.setattr(ex.os, "replace", boom)
+    monkeypatch.setattr(out.os, "replace", boom)
     with pytest.raises(OSError, match="disk full"):
-        ex.atomic_write(p, "new")
+        out.atomic_write(p, "new")
     assert p.read_text() == "old"
     assert os.listdir(tmp_path) == ["f.json"]
 
@@ -208,15 +209,15 @@ def test_update_merges_sorts_and_reports_changes(tmp_path):
 
 def test_the_temporary_file_is_hidden_beside_the_target(tmp_path, monkeypatch):
     seen = []
-    real = ex.os.replace
+    real = out.os.replace
 
     def spy(src, dst):
         seen.append((src, dst))
         real(src, dst)
 
-    monkeypatch.setattr(ex.os, "replace", spy)
+    monkeypatch.setattr(out.os, "replace", spy)
     p = tmp_path / "f.json"
-    ex.atomic_write(p, "x")
+    out.atomic_write(p, "x")
     ((src, dst),) = seen
     src = os.fspath(src)
     assert os.path.dirname(src) == str(tmp_path) and dst == p
@@ -229,9 +230,9 @@ def test_a_vanished_temporary_file_does_not_hide_the_error(tmp_path, monkeypatch
         os.unlink(src)
         raise OSError("replace failed")
 
-    monkeypatch.setattr(ex.os, "replace", vanish)
+    monkeypatch.setattr(out.os, "replace", vanish)
     with pytest.raises(OSError, match="replace failed"):
-        ex.atomic_write(tmp_path / "f.json", "x")
+        out.atomic_write(tmp_path / "f.json", "x")
     assert os.listdir(tmp_path) == []
 
 

@@ -49,8 +49,8 @@ from importlib import metadata
 from pathlib import Path
 
 from .errors import HarnessError
-from .expectations import atomic_write
 from .instances import Decision, Erratum, Findings, Instance, Kind, Outcome
+from .outputs import atomic_write
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DIR = ROOT / ".udpm-cache"

@@ -107,7 +107,7 @@ def export_certificates(results_by_id: dict, directory: Path) -> list[Path]:
     ``Result.certificate`` is ``{"summary": {...}, "lps": [certificate, ...]}`` (see
     proofs/universality.py).  Files are written atomically; names are deterministic.
     """
-    from .expectations import atomic_write  # harness side only: the checker below needs the standard library alone
+    from .outputs import atomic_write  # harness side only: the checker below needs the standard library alone
 
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)

@@ -34,7 +34,7 @@ from pathlib import Path
 
 from .arguments import OneLineParser
 from .errors import HarnessError, InvalidInput, SolverTimeout
-from .expectations import check_output_path
+from .outputs import check_file
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INCONCLUSIVE = 0, 1, 2, 3
 ROOT = Path(__file__).resolve().parent.parent
@@ -157,18 +157,8 @@ exit status:
 
 
 def _writable(path: Path | None, flag: str) -> None:
-    """Refuse, before any work, an output that cannot be created: a real probe, not a permission guess."""
-    if path is None:
-        return
-    check_output_path(path, flag)
-    try:
-        fd, probe = tempfile.mkstemp(
-            dir=path.parent if str(path.parent) else ".", prefix=f".{path.name}.", suffix=".probe"
-        )
-        os.close(fd)
-        os.unlink(probe)
-    except OSError as exc:
-        raise InvalidInput(f"{flag} {path}: cannot write there ({exc.strerror or exc})") from None
+    """Refuse, before any work, an output that cannot be created: a real probe (udpm.outputs), not a guess."""
+    check_file(path, flag)
 
 
 def _write(path: Path, text: str, flag: str) -> None:

@@ -14,13 +14,12 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import json
-import os
-import tempfile
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
-from .errors import ExpectationsError, InvalidInput
+from .errors import ExpectationsError
 from .evidence import Result, Status
+from .outputs import atomic_write
 from .tables import PAPER_TABLES, ROOT
 
 EXPECTED = PAPER_TABLES / "expected.json"
@@ -97,49 +96,6 @@ def _grid(grid: Mapping | None) -> str:
     from .evidence import grid_text
 
     return "; ".join(f"{kind}: {grid_text(rows, kind)}" for kind, rows in (grid or {}).items()) or "(none)"
-
-
-def check_output_path(path: Path | None, flag: str = "--json") -> None:
-    """Refuse, before any work, an output path that cannot be written (a one-line InvalidInput)."""
-    if path is None:
-        return
-    if path.is_dir():
-        raise InvalidInput(f"{flag} {path}: is a directory")
-    parent = path.parent if str(path.parent) else Path(".")
-    if not parent.is_dir():
-        raise InvalidInput(f"{flag} {path}: the directory {parent} does not exist")
-    if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise InvalidInput(f"{flag} {path}: not writable")
-
-
-def atomic_write(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` so that readers see the old file or the new one, never a mix.
-
-    The new file keeps the mode of the file it replaces (a new file gets the umask's default),
-    not mkstemp's 0600.
-    """
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        os.fchmod(fd, _mode_for(path))
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
-
-
-def _mode_for(path: Path) -> int:
-    try:
-        return path.stat().st_mode & 0o7777
-    except FileNotFoundError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
 
 
 @contextlib.contextmanager

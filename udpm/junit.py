@@ -94,7 +94,7 @@ def junit_xml(outcomes: Sequence[object]) -> str:
 
 def write_junit(path: Path, outcomes: Sequence[object]) -> None:
     """Write :func:`junit_xml` to ``path`` atomically."""
-    from .expectations import atomic_write
+    from .outputs import atomic_write
 
     atomic_write(Path(path), junit_xml(outcomes))
 

@@ -78,7 +78,7 @@ def render_report(
     timeout: int = CELL_TIMEOUT,
 ) -> Path:
     """Write build/results.json, execute the report notebook on it and export build/report.html; return its path."""
-    from .expectations import atomic_write
+    from .outputs import atomic_write
     from .report import document
 
     results = build / "results.json"

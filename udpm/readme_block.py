@@ -272,7 +272,7 @@ def refresh_changelog(doc: Mapping, changelog: Path = CHANGELOG, baseline: Path 
 
 
 def _rewrite(path: Path, block: str, start: str, end: str) -> bool:
-    from .expectations import atomic_write
+    from .outputs import atomic_write
 
     text = path.read_text(encoding="utf-8")
     new = replace_readme_block(text, block, start, end, path.name)

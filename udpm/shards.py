@@ -316,12 +316,12 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m udpm.shards")
         print(f"{prog} merge: error: nothing to write: give --json PATH and/or --junit PATH", file=sys.stderr)
         return 2
     try:
-        from .expectations import atomic_write, check_output_path
         from .junit import from_document, write_junit
+        from .outputs import atomic_write, check_file
         from .report import schema_problems
 
-        check_output_path(ns.json)
-        check_output_path(ns.junit, "--junit")
+        check_file(ns.json, "--json")
+        check_file(ns.junit, "--junit")
         merged = merge_documents(load_documents(ns.documents))
         broken = schema_problems(merged)
         if broken:

@@ -117,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from .arguments import OneLineParser
     from .errors import InvalidInput
-    from .expectations import atomic_write
+    from .outputs import atomic_write
 
     parser = OneLineParser(prog="python -m udpm.variants", description=main.__doc__.split("\n")[0].split(": ", 1)[1])
     parser.add_argument("path", nargs="?", type=Path, default=SENSITIVITY, help=f"default {SENSITIVITY}")
