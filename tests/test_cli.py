@@ -250,9 +250,12 @@ def test_sigint_during_a_z3_call_stops_the_run_with_130_and_writes_nothing(proje
     readme = (project / "README.md").read_bytes()
     env = {**os.environ, "UDPM_TEST_MARKER": str(marker)}
     cmd = [sys.executable, "reproduce.py", "--only", "grs2011.lemma5.7", "--jobs", jobs, "--json", str(out)]
-    # Ctrl-C on a terminal reaches the whole foreground process group: the run and its Dask workers alike
+    # Ctrl-C on a terminal reaches the whole foreground process group: the run and its Dask workers alike.  The
+    # run starts as a terminal's foreground job does, with SIGINT at its default (a shell's background job, as CI
+    # may be, inherits SIGINT ignored, and a program started so is meant to ignore it).
     proc = subprocess.Popen(
-        cmd, cwd=project, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+        cmd, cwd=project, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     deadline = time.monotonic() + 120
     while not marker.exists() and time.monotonic() < deadline and proc.poll() is None:

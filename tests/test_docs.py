@@ -34,3 +34,7 @@ def test_the_site_builds_strict(tmp_path):
         cwd=ROOT, capture_output=True, text=True, timeout=300,
     )
     assert done.returncode == 0, done.stderr
+
+
+def test_the_cli_page_names_no_path_of_this_checkout():
+    assert str(cli_reference.ROOT) not in cli_reference.PAGE.read_text(encoding="utf-8")

@@ -10,7 +10,7 @@ import sympy as sp
 from experiments import grs2011 as ex_grs2011
 from experiments import gs2010 as ex_gs2010
 from proofs import geometric as g
-from udpm.claims import Context, Status
+from udpm.claims import Context, Status, restrict
 from udpm.mechanisms import truncated_geometric
 from udpm.remaps import compose, deterministic_remap
 
@@ -25,7 +25,7 @@ CTX = Context()
         (g.geometric_is_distribution_and_private, Status.REFUTED),
         (g.truncated_geometric_example, Status.REFUTED),
         (g.range_restricted_equivalent_to_geometric, Status.REFUTED),
-        (g.zlcn_range_restricted_is_truncated, Status.PROVED),
+        (g.zlcn_range_restricted_is_truncated, Status.REFUTED),  # at n = 0 (the corrected claim: below)
         (ex_grs2011.figure_1a, Status.REPRODUCED),
         (ex_grs2011.figure_1b, Status.REPRODUCED),
         (ex_grs2011.figure_4, Status.REPRODUCED),
@@ -99,8 +99,14 @@ def test_wrong_zlcn_formula_is_refuted():
         m[0][0] += Fraction(1, 1000)
         return m
 
-    res = g.zlcn_range_restricted_is_truncated(CTX, formula=formula)
+    res = restrict("zlcn2013.def6.corrected", g.zlcn_range_restricted_is_truncated(CTX, formula=formula))
     assert res.status is Status.REFUTED and "[0][0]" in res.counterexample
+
+
+def test_definition_6_holds_from_one_row_on_and_fails_at_zero_rows():
+    printed = g.zlcn_range_restricted_is_truncated(CTX)
+    assert printed.status is Status.REFUTED and "at n = 0, (6) gives Pr[Z(0) = 0] = 2/3" in printed.counterexample
+    assert restrict("zlcn2013.def6.corrected", printed).status is Status.PROVED
 
 
 def test_derivable_matrix_in_place_of_appendix_b_is_refuted():

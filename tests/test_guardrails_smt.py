@@ -1,5 +1,6 @@
 """Guard rails of udpm.smt (mutation-run kills): the time bound, unknown never read as a proof, exact model values."""
 
+import signal
 from typing import ClassVar
 
 import pytest
@@ -52,7 +53,9 @@ def fake(monkeypatch, tmp_path):
     return answer
 
 
-def test_the_budget_is_a_resource_limit_and_the_clock_a_last_resort(fake):
+def test_the_budget_is_a_resource_limit_and_the_clock_a_last_resort(fake, monkeypatch):
+    # as in a run started from a terminal (a shell's background job inherits SIGINT ignored: see the next test)
+    monkeypatch.setattr(smt.signal, "getsignal", lambda sig: signal.default_int_handler)
     fake["answer"] = z3.unsat
     assert smt.Z3_RLIMIT_PER_S == 3_000_000
     smt.decide([z3.Bool("p")], timeout_s=2.5)
@@ -62,6 +65,15 @@ def test_the_budget_is_a_resource_limit_and_the_clock_a_last_resort(fake):
     assert FakeSolver.made[-1].settings == {"rlimit": 300, "timeout": 5000}
     smt.decide([z3.Bool("p")], timeout_s=0)
     assert FakeSolver.made[-1].settings == {"rlimit": 1, "timeout": 5000}  # never 0, which z3 reads as "no bound"
+
+
+def test_where_sigint_is_ignored_z3_does_not_catch_ctrl_c(fake, monkeypatch):
+    """A Dask worker (and a background job) ignores SIGINT: the run's own process handles Ctrl-C, so z3 must not
+    turn it into an interrupted query there."""
+    monkeypatch.setattr(smt.signal, "getsignal", lambda sig: signal.SIG_IGN)
+    fake["answer"] = z3.unsat
+    smt.decide([z3.Bool("p")], timeout_s=2.5)
+    assert FakeSolver.made[-1].settings == {"rlimit": 7_500_000, "timeout": 17_500, "ctrl_c": False}
 
 
 def test_a_logic_picks_a_solver_for_it_and_every_assertion_is_added(fake):

@@ -120,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
     from .outputs import atomic_write
 
     parser = OneLineParser(prog="python -m udpm.variants", description=main.__doc__.split("\n")[0].split(": ", 1)[1])
-    parser.add_argument("path", nargs="?", type=Path, default=SENSITIVITY, help=f"default {SENSITIVITY}")
+    parser.add_argument("path", nargs="?", type=Path, default=SENSITIVITY, help="default paper_tables/sensitivity.json")
     try:
         path = parser.parse_args(sys.argv[1:] if argv is None else argv).path
     except InvalidInput as exc:  # one line, exit 2, before any variant runs
