@@ -64,7 +64,35 @@ def _derived_reason(claim: Mapping, known: bool) -> str:
         return why
     if claim.get("status") == "refuted" and claim.get("counterexample"):
         return f"refuted as printed: {claim['counterexample']}"
-    return coverage_reason(claim)
+    return coverage_reason(claim) or record_reason(claim)
+
+
+def record_reason(claim: Mapping) -> str:
+    """What else the record says of its status: the claim that caps it, a printed value that differs, where its
+    all-n arguments start, or every part decided by an all-n argument.
+
+    >>> record_reason({"status": "verified", "capped_by": "x.lemma"})
+    'capped by x.lemma, which it rests on'
+    >>> record_reason({"status": "verified", "evidence": "bounded", "decisions": [{"kind": "all-n", "n": None,
+    ...     "outcome": "holds"}], "coverage": {"parts": [{"part": "alpha in (0, 1)", "decided": "bounded"}]}})
+    'its all-n arguments start at n = 1, after the smallest printed n: decided by bounded evidence there'
+    """
+    if claim.get("capped_by"):
+        return f"capped by {claim['capped_by']}, which it rests on"
+    errata = claim.get("errata") or []
+    if claim.get("status") == "erratum" and errata:
+        classes = sorted({e["cls"] for e in errata})
+        return f"{len(errata)} printed value(s) differ ({', '.join(classes)}), e.g. {errata[0]['entry']}"
+    all_n = [d for d in claim.get("decisions") or [] if d.get("kind") == "all-n" and d.get("n") is None]
+    holding = [d for d in all_n if d.get("outcome") == "holds"]
+    if holding and claim.get("evidence") != "all-n":
+        first = min(d.get("n_from", 1) for d in holding)
+        return (f"its all-n arguments start at n = {first}, after the smallest printed n: decided by "
+                f"{claim.get('evidence')} evidence there")
+    parts = (claim.get("coverage") or {}).get("parts") or []
+    if claim.get("status") == "proved" and parts and all(p["decided"] == "all-n" for p in parts):
+        return "every part of the printed class decided by an all-n argument: " + "; ".join(p["part"] for p in parts)
+    return ""
 
 
 def status_changes(doc: Mapping, baseline: Mapping | None) -> list[dict]:
