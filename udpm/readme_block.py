@@ -227,6 +227,11 @@ def readme_results(doc: Mapping) -> str:
             )
         lines.append("")
     lines.append(
+        "How each status moved, with its reason derived from the record: the status changes in "
+        "[CHANGELOG.md](CHANGELOG.md#status-changes) (`python -m udpm.readme_block changelog RESULTS.json`)."
+    )
+    lines.append("")
+    lines.append(
         "The full report (every claim with its status, evidence, grid, instances, dependencies and values; the "
         "errata; figures and plots): "
         f"run `python reproduce.py --report`, then open `{REPORT_LINK}` in a browser (it works offline)."
