@@ -219,3 +219,9 @@ def test_an_argument_from_2_with_size_1_decided_for_every_alpha_proves_the_state
     sampled = all_n(n_from=2)
     sampled.decide(True, n=1, alpha="symbolic alpha in (0,1)", kind=SAMPLED, method="a drawn user")
     assert derive(sampled, printed=FROM_ONE).status is Status.VERIFIED
+
+
+def test_size_one_over_part_of_the_alphas_does_not_complete_an_argument_from_2():
+    r = all_n(n_from=2)
+    r.decide(True, n=1, alpha="symbolic alpha in (0,1/2)", kind=BOUNDED, method="exact on half the range")
+    assert derive(r, printed=FROM_ONE).status is Status.VERIFIED

@@ -125,11 +125,17 @@ def strength(d: Decision, printed: PrintedClass, reaching: Sequence[Decision] = 
             for e in reaching
             if e.instance.n is not None
             and e.instance.kind in (Kind.ALL_N, Kind.BOUNDED)
-            and ((part is not None and part.point is not None) or alpha_span(e.instance.alpha)[1] is not None)
+            and ((part is not None and part.point is not None) or _covers_inside(e, printed.alpha))
         }
         below = [n for n in range(printed.n.min, first) if printed.n.admits(n)]
         return Kind.ALL_N if all(n in whole for n in below) else Kind.BOUNDED
     return d.instance.kind
+
+
+def _covers_inside(d: Decision, alpha: AlphaRange | None) -> bool:
+    """Does the decision range over every alpha strictly inside the printed range (a symbolic range containing it)?"""
+    symbolic = alpha_span(d.instance.alpha)[1]
+    return symbolic is not None and (alpha is None or (symbolic.lo <= alpha.lo and symbolic.hi >= alpha.hi))
 
 
 def parts_of(printed: PrintedClass) -> list[Part]:
