@@ -38,20 +38,8 @@ from udpm.programs import bayesian_lp, remap_existence_lp
 from udpm.remaps import compose, deterministic_remap
 from udpm.users import BayesianUser, Loss
 
-from .sample_users import adversarial_users, describe, irrational_loss_user, random_users
-from .universality import (
-    Matrix,
-    _less,
-    alphas,
-    best_remap,
-    decide_users,
-    every_user_reach,
-    expected_loss,
-    flat,
-    mechanisms_with_remap_to_t,
-    optimum,
-    rr_mechanism,
-)
+from proofs.sample_users import adversarial_users, describe, irrational_loss_user, random_users
+from proofs.universality import Matrix, _less, alphas, best_remap, decide_users, every_user_reach, expected_loss, flat, mechanisms_with_remap_to_t, optimum, rr_mechanism
 
 # ---------------------------------------------------------------- grs2011.lemma5.12
 

@@ -16,7 +16,7 @@ from fractions import Fraction as F
 from udpm import linalg
 from udpm.instances import BOUNDED, Findings
 
-from .degenerate_geometric import definition4, in_band
+from proofs.degenerate_geometric import definition4, in_band
 
 Matrix = list[list[F]]
 

@@ -19,22 +19,8 @@ from fractions import Fraction as F
 from udpm.claims import Context, Findings
 from udpm.instances import BOUNDED
 
-from .degenerate_alpha import (
-    READINGS,
-    constant_beaten,
-    constant_rows,
-    is_one_dp,
-    permuted_forms,
-    truncated_geometric_at_one,
-)
-from .degenerate_zero import (
-    ZERO_DP_READING,
-    binary_user_second_optimum,
-    formula_at_zero,
-    identity,
-    identity_beaten,
-    non_permutation_deriving_identity,
-)
+from proofs.degenerate_alpha import READINGS, constant_beaten, constant_rows, is_one_dp, permuted_forms, truncated_geometric_at_one
+from proofs.degenerate_zero import ZERO_DP_READING, binary_user_second_optimum, formula_at_zero, identity, identity_beaten, non_permutation_deriving_identity
 
 N_MAX = 3
 

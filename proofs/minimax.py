@@ -36,18 +36,9 @@ from udpm.programs_minimax import optimal_interaction_lp, optimal_mechanism_lp
 from udpm.remaps import compose, deterministic_remap
 from udpm.users import Loss, MinimaxUser, absolute_error, binary_loss, squared_error
 
-from .averaging import (
-    FULL_SPACES,
-    SPACES,
-    averaging_all_n,
-    decide_averaged,
-    decide_farkas,
-    digest,
-    row_count_erratum,
-    space_label,
-)
-from .degenerate_geometric import GS2010_RANGE, every_consumer_at_boundary
-from .sample_users import legal_loss, random_legal_g
+from proofs.averaging import FULL_SPACES, SPACES, averaging_all_n, decide_averaged, decide_farkas, digest, row_count_erratum, space_label
+from proofs.degenerate_geometric import GS2010_RANGE, every_consumer_at_boundary
+from proofs.sample_users import legal_loss, random_legal_g
 
 ALPHAS = (Fraction(1, 100), Fraction(1, 4), Fraction(1, 2), Fraction(2, 3), Fraction(99, 100))
 #: Sampled consumers at alpha = 1/100 stop here: beyond, the optimal mechanism's entries reach 1/100^n and its exact

@@ -48,18 +48,7 @@ from udpm.programs import bayesian_lp
 from udpm.remaps import compose, deterministic_remap, posterior_loss
 from udpm.users import BayesianUser, weighted
 
-from .sample_users import (
-    BEYOND_ALPHAS,
-    BEYOND_N,
-    adversarial_users,
-    beyond_users,
-    describe,
-    distinct_users,
-    prior_grid,
-    random_users,
-    threshold_losses,
-    user_digest,
-)
+from proofs.sample_users import BEYOND_ALPHAS, BEYOND_N, adversarial_users, beyond_users, describe, distinct_users, prior_grid, random_users, threshold_losses, user_digest
 
 Matrix = list[list[F]]
 ALPHAS = (F(1, 100), F(1, 3), F(1, 2), F(99, 100))

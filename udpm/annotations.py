@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from .evidence import Status
+from udpm.evidence import Status
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -41,7 +41,7 @@ def source_of(claim_id: str) -> tuple[str, int] | None:
     """(file relative to the repository, line) of the function that checks ``claim_id``; None without a check."""
     import inspect
 
-    from .claims import load_checkers
+    from udpm.claims import load_checkers
 
     try:
         checks = load_checkers()

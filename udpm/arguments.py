@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 
-from .errors import InvalidInput
+from udpm.errors import InvalidInput
 
 
 class OneLineParser(argparse.ArgumentParser):

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from .errors import CatalogError
-from .statements import PAPERS, paper_tables
+from udpm.errors import CatalogError
+from udpm.statements import PAPERS, paper_tables
 
 #: The inventory's counts per paper, each with its header in the README and the report.
 COLUMNS = {

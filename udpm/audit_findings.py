@@ -14,13 +14,13 @@ from fractions import Fraction
 
 import flint
 
-from . import linalg
-from .exact_inputs import Conversion
-from .privacy_level import PrivacyLevel
-from .questions import Optimum, PrivacyVerdict, Universality, _describe
-from .readable import approx, compact, decimal, readable, relative, short_exact
-from .users import BayesianUser
-from .validate import Matrix
+from udpm import linalg
+from udpm.exact_inputs import Conversion
+from udpm.privacy_level import PrivacyLevel
+from udpm.questions import Optimum, PrivacyVerdict, Universality, _describe
+from udpm.readable import approx, compact, decimal, readable, relative, short_exact
+from udpm.users import BayesianUser
+from udpm.validate import Matrix
 
 #: Largest matrix printed in full in the text report (larger ones are in the JSON).
 SHOWN = 6
@@ -384,7 +384,7 @@ class AuditReport:
             f"{self.conversion if lib is None else 'the exact distribution of the library mechanism'}",
         ]
         if lib is not None:
-            from .adapters.registry import conformance_of
+            from udpm.adapters.registry import conformance_of
 
             lines.append(
                 f"  library: {lib.library} {lib.name} {lib.params}; the adapter transcribes the library's source "
@@ -393,7 +393,7 @@ class AuditReport:
         return "\n".join(lines + self.evidence_lines()) + "\n"
 
     def to_html(self) -> str:
-        from .audit_html import render
+        from udpm.audit_html import render
 
         return render(self)
 

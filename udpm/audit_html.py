@@ -14,7 +14,7 @@ from fractions import Fraction
 
 import sympy
 
-from .readable import decimal
+from udpm.readable import decimal
 
 CELLS = 120  # at most this many blocks per side in a heat map
 
@@ -103,7 +103,7 @@ def render(report: object) -> str:
         "<pre>" + e("\n".join(line.strip() for line in report.evidence_lines())) + "</pre>",
     ]
     if report.library is not None:
-        from .adapters.registry import conformance_of
+        from udpm.adapters.registry import conformance_of
 
         lib = report.library
         parts.append(
@@ -115,7 +115,7 @@ def render(report: object) -> str:
         x = report.library.family(float(sympy.N(report.library.alpha, 20)))
         note = " (drawn in floating point; every verdict above is exact)"
     if x is not None:
-        from .questions import fast_truncated_geometric
+        from udpm.questions import fast_truncated_geometric
 
         parts.append(f"<h2>the mechanism beside T(n, alpha){e(note)}</h2>")
         parts.append(heat_map(x, "M"))

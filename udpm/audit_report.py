@@ -16,17 +16,17 @@ import time
 from collections.abc import Callable
 from fractions import Fraction
 
-from .audit_findings import AuditReport, Step, UserResult
-from .errors import CertificationFailed, InvalidMatrix, SolverTimeout
-from .exact_inputs import TOLERANCE, Conversion, exact_alpha, exact_matrix, parse_users
-from .privacy import dp_violations
-from .privacy_level import level_of_library, level_of_matrix
-from .questions import TIMEOUT_S, PrivacyVerdict, decide_universality, optimal_for
-from .time_budget import Budget, bounded
-from .universality_check import SMALL
-from .users import BayesianUser
-from .validate import Matrix
-from .witness_users import fast_best_remap, weights_of
+from udpm.audit_findings import AuditReport, Step, UserResult
+from udpm.errors import CertificationFailed, InvalidMatrix, SolverTimeout
+from udpm.exact_inputs import TOLERANCE, Conversion, exact_alpha, exact_matrix, parse_users
+from udpm.privacy import dp_violations
+from udpm.privacy_level import level_of_library, level_of_matrix
+from udpm.questions import TIMEOUT_S, PrivacyVerdict, decide_universality, optimal_for
+from udpm.time_budget import Budget, bounded
+from udpm.universality_check import SMALL
+from udpm.users import BayesianUser
+from udpm.validate import Matrix
+from udpm.witness_users import fast_best_remap, weights_of
 
 Progress = Callable[[str], None]
 
@@ -57,11 +57,11 @@ def _user_result(
         if w is not None:
             mu, mapping = fast_best_remap(x, w)
         else:
-            from .questions import best_remap
+            from udpm.questions import best_remap
 
             mu, mapping = best_remap(x, user)
     else:
-        from .library_audit import loss_ball
+        from udpm.library_audit import loss_ball
 
         mu, mapping = loss_ball(lib, user), None
     if budget.expired:
@@ -135,7 +135,7 @@ def audit(
         ...
     udpm.errors.InvalidInput: the prior has 2 entries, the loss is for results 0..2
     """
-    from .adapters import LibraryMechanism
+    from udpm.adapters import LibraryMechanism
 
     clock = Budget(budget)
     lib = m if isinstance(m, LibraryMechanism) else None
@@ -210,7 +210,7 @@ def _counts(m: object) -> list[list[int]]:
 
 def _audit_sampled(m: object, a: Fraction, given: str, confidence: object, steps: list[Step], clock, progress):
     """exact="sampled": the statistical audit of :mod:`udpm.sampled_audit` (the other helpers' exact steps skipped)."""
-    from .sampled_audit import audit_samples
+    from udpm.sampled_audit import audit_samples
 
     counts = _counts(m)
     sv = _timed(steps, "sampled audit", progress, lambda: audit_samples(counts, a, confidence=confidence))
@@ -237,7 +237,7 @@ def _audit_irrational(
     lib: object, a: Fraction | None, given: str, users: object, steps: list[Step], clock: Budget, progress
 ) -> AuditReport:
     """A library mechanism with an irrational ratio (:mod:`udpm.library_audit`)."""
-    from .library_audit import answers
+    from udpm.library_audit import answers
 
     level = _timed(steps, "privacy", progress, lambda: level_of_library(lib))
     got = _timed(steps, "universality", progress, lambda: answers(lib, a, level))

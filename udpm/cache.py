@@ -48,9 +48,9 @@ from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
 
-from .errors import HarnessError
-from .instances import Decision, Erratum, Findings, Instance, Kind, Outcome
-from .outputs import atomic_write
+from udpm.errors import HarnessError
+from udpm.instances import Decision, Erratum, Findings, Instance, Kind, Outcome
+from udpm.outputs import atomic_write
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DIR = ROOT / ".udpm-cache"
@@ -212,7 +212,7 @@ def from_payload(p: dict) -> Findings:
 
 def _certificates_fail(found: Findings) -> str | None:
     """Why an LP certificate the entry carries does not verify (the standard-library checker), or None."""
-    from .certificates import Rejected, check_certificate
+    from udpm.certificates import Rejected, check_certificate
 
     lps = found.certificate.get("lps") if isinstance(found.certificate, dict) else None
     for k, cert in enumerate(lps or []):

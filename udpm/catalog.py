@@ -8,6 +8,6 @@ claim's status is capped by theirs, see :mod:`udpm.evidence`).  The checking fun
 
 from __future__ import annotations
 
-from .statements import Statement, load_statements
+from udpm.statements import Statement, load_statements
 
 CLAIMS: tuple[Statement, ...] = load_statements()

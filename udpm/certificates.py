@@ -57,7 +57,7 @@ FORMAT = "udpm-lp-certificate/1"
 
 def to_certificate(certified, label: str = "") -> dict:
     """A Certified optimum (udpm.certify) as a JSON-ready certificate with exact strings."""
-    from .certify import split_coefficient
+    from udpm.certify import split_coefficient
 
     lp = certified.lp
     atoms = list(certified.atoms)
@@ -107,7 +107,7 @@ def export_certificates(results_by_id: dict, directory: Path) -> list[Path]:
     ``Result.certificate`` is ``{"summary": {...}, "lps": [certificate, ...]}`` (see
     proofs/universality.py).  Files are written atomically; names are deterministic.
     """
-    from .outputs import atomic_write  # harness side only: the checker below needs the standard library alone
+    from udpm.outputs import atomic_write  # harness side only: the checker below needs the standard library alone
 
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)

@@ -68,27 +68,13 @@ from fractions import Fraction
 import flint
 import sympy  # noqa: F401  (udpm.certify.sympy: tests patch sympy through it)
 
-from . import refinement
-from .errors import CertificationFailed, InvalidInput
-from .exact_lp import (
-    ZERO,
-    Q,
-    Singular,
-    Unbounded,
-    _Clock,
-    _eliminate,  # noqa: F401  (re-exported)
-    _f,
-    _full_point,
-    _q,
-    _Std,
-    sparse_rank,
-    sparse_solve,  # noqa: F401  (re-exported)
-    standard_form,
-)
-from .exact_signs import ONE_ATOM, _interval, combo_value, sign_of, split_coefficient  # noqa: F401
-from .exact_simplex import _Basis, _complete_basis, _dual_simplex, _iterate, _simplex, _two_phase  # noqa: F401
-from .programs import LinearProgram
-from .refinement import refined_basis
+from udpm import refinement
+from udpm.errors import CertificationFailed, InvalidInput
+from udpm.exact_lp import ZERO, Q, Singular, Unbounded, _Clock, _eliminate, _f, _full_point, _q, _Std, sparse_rank, sparse_solve, standard_form
+from udpm.exact_signs import ONE_ATOM, _interval, combo_value, sign_of, split_coefficient  # noqa: F401
+from udpm.exact_simplex import _Basis, _complete_basis, _dual_simplex, _iterate, _simplex, _two_phase  # noqa: F401
+from udpm.programs import LinearProgram
+from udpm.refinement import refined_basis
 
 # ---------------------------------------------------------------- the certified result
 
@@ -262,7 +248,7 @@ def _decide_unique(std: _Std, z, basis, reduced, clock: _Clock) -> tuple[bool, t
         return True, None
     if _second_optimum(std, z, basis, free, clock) is not None:
         return False, None
-    from .programs import Constraint, LinearProgram
+    from udpm.programs import Constraint, LinearProgram
 
     # The optimal face as an LP over the standard-form columns, with z_j = 0 for d_j > 0.
     keep = [j for j in range(std.ncols) if not (reduced[j] > 0)]

@@ -29,10 +29,10 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, replace
 
-from .errors import CheckTimeout, ExpectationsError, HarnessError, SolverTimeout, UnknownClaim
-from .evidence import Evidence, Result, Status, derive, unresolved
-from .instances import ERRATUM_CLASSES, UNCLASSIFIED, Erratum, Findings
-from .statements import Statement as Claim
+from udpm.errors import CheckTimeout, ExpectationsError, HarnessError, SolverTimeout, UnknownClaim
+from udpm.evidence import Evidence, Result, Status, derive, unresolved
+from udpm.instances import ERRATUM_CLASSES, UNCLASSIFIED, Erratum, Findings
+from udpm.statements import Statement as Claim
 
 __all__ = [
     "ERRATUM_CLASSES",
@@ -120,7 +120,7 @@ def absorb(rec: Findings, found: Findings) -> None:
 
 
 def catalog() -> dict[str, Claim]:
-    from .catalog import CLAIMS
+    from udpm.catalog import CLAIMS
 
     return {c.id: c for c in CLAIMS}
 
@@ -179,7 +179,7 @@ def restricted_from(claim_id: str) -> str | None:
 def restrict(claim_id: str, found: Findings) -> Findings:
     """The findings of the printed claim ``claim_id`` restates, kept where they lie in ``claim_id``'s class (a false
     variant of the narrower claim runs the printed check on the variant, then this)."""
-    from .coverage import restricted_to
+    from udpm.coverage import restricted_to
 
     c = catalog()[claim_id]
     rec = Findings(claim_id)
@@ -215,7 +215,7 @@ def _time_bound(seconds: float) -> AbstractContextManager[None]:
     a check that runs away is inconclusive.  Elsewhere, the executor bounds its worker threads itself."""
     if threading.current_thread() is not threading.main_thread():
         return contextlib.nullcontext()
-    from .deadline import bound
+    from udpm.deadline import bound
 
     return bound(seconds)
 
@@ -269,7 +269,7 @@ def judge(claim_id: str, found: Findings | Result, statuses: dict[str, Status]) 
     deps = {d: statuses[d] for d in catalog()[claim_id].depends_on}
     if isinstance(found, Findings):
         return derive(found, deps)
-    from .evidence import cap
+    from udpm.evidence import cap
 
     return cap(found, deps)
 

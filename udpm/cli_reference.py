@@ -62,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{PAGE.relative_to(ROOT)} is stale: run python -m udpm.cli_reference", file=sys.stderr)
             return 1
         return 0
-    from .outputs import atomic_write
+    from udpm.outputs import atomic_write
 
     atomic_write(PAGE, text)
     print(f"wrote {PAGE.relative_to(ROOT)}")

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from .validate import alpha_above_one, alpha_in_unit_interval
+from udpm.validate import alpha_above_one, alpha_in_unit_interval
 
 
 def alpha_from_zlcn2013(alpha_zlcn: object) -> Fraction:

@@ -40,9 +40,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .errors import CatalogError
-from .instances import Decision, Kind, Outcome
-from .statements import AlphaRange, PrintedClass
+from udpm.errors import CatalogError
+from udpm.instances import Decision, Kind, Outcome
+from udpm.statements import AlphaRange, PrintedClass
 
 __all__ = ["Coverage", "Part", "alpha_span", "coverage", "parts_of", "restricted_to", "within"]
 

@@ -22,8 +22,8 @@ from dataclasses import dataclass
 import sympy as sp
 import z3
 
-from .induction import Obligation
-from .programs_database import Database, DatabaseSpace
+from udpm.induction import Obligation
+from udpm.programs_database import Database, DatabaseSpace
 
 N_, I_, K_, M_ = sp.symbols("n i k m", integer=True)
 V_ = sp.Symbol("v", integer=True, nonnegative=True)  # the index of a row's value within its class

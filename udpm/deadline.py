@@ -27,7 +27,7 @@ import threading
 import time
 from types import FrameType
 
-from .errors import CheckTimeout
+from udpm.errors import CheckTimeout
 
 #: How soon an expiry that found the check at an unsafe point is tried again, and a swallowed one repeated.
 RETRY_S = 0.01

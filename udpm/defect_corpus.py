@@ -25,23 +25,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .defect_mechanisms import (
-    ALPHA_LN3_FLOAT,
-    ALPHA_LN5_FLOAT,
-    ALPHA_TWO_THIRDS_NEAREST,
-    MIRONOV_BITS,
-    censored_noise_unclamped_input,
-    clamp_noise,
-    enumerated_matrix,
-    folded_geometric,
-    geometric_noise,
-    k_ary_randomized_response,
-    rounded_laplace_quarter,
-    rounded_laplace_quarter_tail,
-    textbook_geometric_sample,
-)
-from .mechanisms import truncated_geometric
-from .validate import Matrix
+from udpm.defect_mechanisms import ALPHA_LN3_FLOAT, ALPHA_LN5_FLOAT, ALPHA_TWO_THIRDS_NEAREST, MIRONOV_BITS, censored_noise_unclamped_input, clamp_noise, enumerated_matrix, folded_geometric, geometric_noise, k_ary_randomized_response, rounded_laplace_quarter, rounded_laplace_quarter_tail, textbook_geometric_sample
+from udpm.mechanisms import truncated_geometric
+from udpm.validate import Matrix
 
 # ---------------------------------------------------------------- fixtures
 
@@ -265,9 +251,9 @@ CORPUS_BY_KEY = {d.key: d for d in CORPUS}
 
 def diagnose(d: Defect) -> Diagnosis:
     """The diagnosis of ``d``'s mechanism by the public API (audit, privacy_level, is_private, optimality)."""
-    from .audit_report import audit
-    from .privacy_level import privacy_level
-    from .questions import is_private, is_universally_optimal
+    from udpm.audit_report import audit
+    from udpm.privacy_level import privacy_level
+    from udpm.questions import is_private, is_universally_optimal
 
     m = d.matrix()
     report = audit(m, d.claimed_alpha, users="abs")

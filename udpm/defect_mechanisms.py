@@ -16,7 +16,7 @@ import math
 from collections.abc import Callable
 from fractions import Fraction
 
-from .validate import Matrix
+from udpm.validate import Matrix
 
 
 def clamp_noise(

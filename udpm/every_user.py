@@ -55,16 +55,16 @@ from functools import lru_cache
 
 import z3
 
-from . import linalg
-from .certify import solve
-from .errors import CertificationFailed, HarnessError, InvalidMatrix, SolverTimeout
-from .instances import reported_queries, smt_query
-from .mechanisms import truncated_geometric
-from .privacy import dp_violations
-from .programs import bayesian_lp
-from .smt import decide, premise_witness
-from .users import BayesianUser, Loss
-from .validate import alpha_in_unit_interval, matrix
+from udpm import linalg
+from udpm.certify import solve
+from udpm.errors import CertificationFailed, HarnessError, InvalidMatrix, SolverTimeout
+from udpm.instances import reported_queries, smt_query
+from udpm.mechanisms import truncated_geometric
+from udpm.privacy import dp_violations
+from udpm.programs import bayesian_lp
+from udpm.smt import decide, premise_witness
+from udpm.users import BayesianUser, Loss
+from udpm.validate import alpha_in_unit_interval, matrix
 
 Matrix = list[list[Fraction]]
 Weights = list[list[z3.ArithRef]]

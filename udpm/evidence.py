@@ -46,9 +46,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from enum import Enum
 
-from .coverage import Coverage, coverage
-from .instances import Decision, Erratum, Findings, Kind, Outcome, is_symbolic
-from .statements import PrintedClass
+from udpm.coverage import Coverage, coverage
+from udpm.instances import Decision, Erratum, Findings, Kind, Outcome, is_symbolic
+from udpm.statements import PrintedClass
 
 
 class Status(str, Enum):
@@ -146,7 +146,7 @@ def unresolved(status: Status, notes: str) -> Result:
 
 def printed_class_of(claim_id: str) -> PrintedClass | None:
     """The printed class of a declared claim (None for an id the catalog does not declare, e.g. in a test)."""
-    from .catalog import CLAIMS
+    from udpm.catalog import CLAIMS
 
     return next((c.printed for c in CLAIMS if c.id == claim_id), None)
 

@@ -20,10 +20,10 @@ from fractions import Fraction
 
 import sympy
 
-from . import linalg
-from .errors import InvalidAlpha, InvalidInput, InvalidMatrix
-from .users import BayesianUser, Loss, absolute_error, binary_loss, squared_error
-from .validate import Matrix, alpha_in_unit_interval, distribution, rational, show, stochastic
+from udpm import linalg
+from udpm.errors import InvalidAlpha, InvalidInput, InvalidMatrix
+from udpm.users import BayesianUser, Loss, absolute_error, binary_loss, squared_error
+from udpm.validate import Matrix, alpha_in_unit_interval, distribution, rational, show, stochastic
 
 #: The default relative tolerance of ``exact="rationalize"``: |q - x| <= tolerance * |x| per entry.
 TOLERANCE = Fraction(1, 10**9)
@@ -144,7 +144,7 @@ def _float_like(v: object) -> bool:
 
 def _library_matrix(m: object, what: str) -> object:
     """A library mechanism's exact matrix when its ratio is rational; a pointer to udpm.audit when it is not."""
-    from .adapters import LibraryMechanism
+    from udpm.adapters import LibraryMechanism
 
     if not isinstance(m, LibraryMechanism):
         return m
@@ -271,7 +271,7 @@ def exact_matrix(
             else:
                 out.append(v.item() if _is_numpy(v) and hasattr(v, "item") else v)
         rows.append(out)
-    from .validate import matrix
+    from udpm.validate import matrix
 
     if exact == "estimated":
         estimate = matrix(rows, what)

@@ -14,9 +14,9 @@ from fractions import Fraction
 import flint
 import sympy
 
-from .errors import CertificationFailed, InvalidInput, SolverTimeout
-from .exact_signs import ONE_ATOM, split_coefficient
-from .programs import LinearProgram
+from udpm.errors import CertificationFailed, InvalidInput, SolverTimeout
+from udpm.exact_signs import ONE_ATOM, split_coefficient
+from udpm.programs import LinearProgram
 
 Q = flint.fmpq
 ZERO = Q(0)

@@ -12,7 +12,7 @@ from fractions import Fraction
 
 import sympy
 
-from .errors import CertificationFailed, InvalidInput
+from udpm.errors import CertificationFailed, InvalidInput
 
 ONE_ATOM = sympy.S.One
 

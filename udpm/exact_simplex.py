@@ -10,9 +10,9 @@ from fractions import Fraction
 import flint
 import sympy
 
-from .errors import CertificationFailed
-from .exact_lp import ZERO, Q, Singular, SparseLU, Unbounded, _Clock, _f, _Std
-from .exact_signs import ONE_ATOM, sign_of
+from udpm.errors import CertificationFailed
+from udpm.exact_lp import ZERO, Q, Singular, SparseLU, Unbounded, _Clock, _f, _Std
+from udpm.exact_signs import ONE_ATOM, sign_of
 
 
 class _Basis:

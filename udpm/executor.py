@@ -28,13 +28,13 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import asdict
 
-from . import claims
-from .cache import Cache
-from .claims import Context, plan_of, run_check
-from .deadline import bound
-from .errors import CheckTimeout, HarnessError, SolverTimeout
-from .evidence import Result, Status, unresolved
-from .instances import Findings
+from udpm import claims
+from udpm.cache import Cache
+from udpm.claims import Context, plan_of, run_check
+from udpm.deadline import bound
+from udpm.errors import CheckTimeout, HarnessError, SolverTimeout
+from udpm.evidence import Result, Status, unresolved
+from udpm.instances import Findings
 
 Found = tuple[object, float]  # (Findings | Result, seconds)
 
@@ -166,7 +166,7 @@ def run_serial(order: list[str], ctx: Context, cache: Cache | None, listener: Li
 
 
 def _worker_code_hash(modules: list[str]) -> str:
-    from .cache import code_hash
+    from udpm.cache import code_hash
 
     return json.dumps({m: code_hash(m) for m in modules})
 
@@ -340,7 +340,7 @@ def run(
     """Every check of ``order``: serially when jobs == 1 and no scheduler, else on Dask.  A claim decided by
     restriction of a printed claim's check (:func:`udpm.claims.restricted`) is derived from that claim's findings,
     which the run decides once."""
-    from .claims import restrict, restricted_from
+    from udpm.claims import restrict, restricted_from
 
     listener = listener or Listener()
     derived = {cid: p for cid in order if (p := restricted_from(cid))}

@@ -17,10 +17,10 @@ import json
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
-from .errors import ExpectationsError
-from .evidence import Result, Status
-from .outputs import atomic_write
-from .tables import PAPER_TABLES, ROOT
+from udpm.errors import ExpectationsError
+from udpm.evidence import Result, Status
+from udpm.outputs import atomic_write
+from udpm.tables import PAPER_TABLES, ROOT
 
 EXPECTED = PAPER_TABLES / "expected.json"
 SCHEMA = 2
@@ -93,7 +93,7 @@ def differences(cid: str, got: dict, want: dict | None) -> list[str]:
 
 
 def _grid(grid: Mapping | None) -> str:
-    from .evidence import grid_text
+    from udpm.evidence import grid_text
 
     return "; ".join(f"{kind}: {grid_text(rows, kind)}" for kind, rows in (grid or {}).items()) or "(none)"
 

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 import z3
 
-from .smt import decide, model_value, premise_witness
+from udpm.smt import decide, model_value, premise_witness
 
 
 @dataclass(frozen=True)

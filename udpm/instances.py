@@ -56,8 +56,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
 
-from . import deadline
-from .errors import HarnessError, SolverTimeout
+from udpm import deadline
+from udpm.errors import HarnessError, SolverTimeout
 
 #: The version of the instance encoding; part of every key, so that a cache keyed by it is invalidated.
 INSTANCE_FORMAT = 1
@@ -415,7 +415,7 @@ class Findings:
 
     def result(self, dependencies: Mapping[str, object] | None = None):  # -> udpm.evidence.Result
         """The verdict derived from this record (:func:`udpm.evidence.derive`)."""
-        from .evidence import derive
+        from udpm.evidence import derive
 
         return derive(self, dependencies or {})
 

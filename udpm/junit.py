@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import SimpleNamespace
 
-from .evidence import Status
+from udpm.evidence import Status
 
 
 def verdict(o: object) -> tuple[str, str]:
@@ -94,7 +94,7 @@ def junit_xml(outcomes: Sequence[object]) -> str:
 
 def write_junit(path: Path, outcomes: Sequence[object]) -> None:
     """Write :func:`junit_xml` to ``path`` atomically."""
-    from .outputs import atomic_write
+    from udpm.outputs import atomic_write
 
     atomic_write(Path(path), junit_xml(outcomes))
 

@@ -22,12 +22,12 @@ from fractions import Fraction
 import flint
 import sympy
 
-from .adapters import LibraryMechanism, compare_exp_neg
-from .privacy import Violation
-from .privacy_level import PrivacyLevel, level_of_library
-from .questions import PrivacyVerdict, Universality
-from .readable import approx, compact
-from .users import BayesianUser
+from udpm.adapters import LibraryMechanism, compare_exp_neg
+from udpm.privacy import Violation
+from udpm.privacy_level import PrivacyLevel, level_of_library
+from udpm.questions import PrivacyVerdict, Universality
+from udpm.readable import approx, compact
+from udpm.users import BayesianUser
 
 PREC = 256
 

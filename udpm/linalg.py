@@ -22,7 +22,7 @@ from fractions import Fraction
 
 import flint
 
-from .errors import InvalidMatrix
+from udpm.errors import InvalidMatrix
 
 Matrix = list[list[Fraction]]
 

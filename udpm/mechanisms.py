@@ -38,9 +38,9 @@ from fractions import Fraction
 
 import sympy
 
-from .conventions import alpha_from_zlcn2013
-from .errors import InvalidAlpha, InvalidInput
-from .validate import Matrix, alpha_in_unit_interval, integer, size
+from udpm.conventions import alpha_from_zlcn2013
+from udpm.errors import InvalidAlpha, InvalidInput
+from udpm.validate import Matrix, alpha_in_unit_interval, integer, size
 
 
 def geometric_pmf(delta: int, alpha: object) -> Fraction:

@@ -36,9 +36,9 @@ import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from .readme_block import README, README_END, README_START, readme_results, refresh_readme, replace_readme_block
-from .report_html import BASELINE, STATUS_COLOURS, TIMING_END, TIMING_START, ReportFailed
-from .tables import PAPER_TABLES, ROOT
+from udpm.readme_block import README, README_END, README_START, readme_results, refresh_readme, replace_readme_block
+from udpm.report_html import BASELINE, STATUS_COLOURS, TIMING_END, TIMING_START, ReportFailed
+from udpm.tables import PAPER_TABLES, ROOT
 
 __all__ = [
     "README",
@@ -78,8 +78,8 @@ def render_report(
     timeout: int = CELL_TIMEOUT,
 ) -> Path:
     """Write build/results.json, execute the report notebook on it and export build/report.html; return its path."""
-    from .outputs import atomic_write
-    from .report import document
+    from udpm.outputs import atomic_write
+    from udpm.report import document
 
     results = build / "results.json"
     atomic_write(results, document(outcomes, run_info))

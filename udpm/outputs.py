@@ -25,7 +25,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from .errors import InvalidInput
+from udpm.errors import InvalidInput
 
 BUILD = Path("build")
 

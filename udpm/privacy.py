@@ -34,8 +34,8 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .errors import InvalidInput
-from .validate import alpha_in_unit_interval, show, stochastic
+from udpm.errors import InvalidInput
+from udpm.validate import alpha_in_unit_interval, show, stochastic
 
 
 @dataclass(frozen=True)

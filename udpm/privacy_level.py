@@ -27,10 +27,10 @@ from functools import lru_cache
 
 import sympy
 
-from .errors import InvalidInput
-from .exact_inputs import exact_matrix
-from .readable import approx, decimal, readable, short_exact
-from .validate import alpha_in_unit_interval
+from udpm.errors import InvalidInput
+from udpm.exact_inputs import exact_matrix
+from udpm.readable import approx, decimal, readable, short_exact
+from udpm.validate import alpha_in_unit_interval
 
 Number = Fraction | sympy.Expr
 
@@ -83,7 +83,7 @@ class PrivacyLevel:
         a = alpha_in_unit_interval(alpha)
         if self.rational:
             return a <= self.alpha
-        from .adapters import compare_exp_neg
+        from udpm.adapters import compare_exp_neg
 
         return compare_exp_neg(self.rate, a) > 0  # e^-rate > a (never equal: e^-rate is irrational)
 
@@ -139,7 +139,7 @@ def level_of_matrix(x: list[list[Fraction]]) -> PrivacyLevel:
 def _family_ratios(kind: str, n: int, lower: int, upper: int) -> tuple[tuple[int, int, int], ...] | None:
     """For the family matrix with symbol A: each (i, r) with ratio x[i][r]/x[i+1][r] in {A, 1/A} and its
     sign (+1 for A, -1 for 1/A); None when some ratio is not A, 1/A or 1."""
-    from .adapters import clamped_geometric, lumped_geometric
+    from udpm.adapters import clamped_geometric, lumped_geometric
 
     a = sympy.Symbol("A", positive=True)
     x = clamped_geometric(n, a, lower, upper) if kind == "clamped" else lumped_geometric(n, a)
@@ -184,7 +184,7 @@ def privacy_level(mechanism: object, *, exact: str | None = None) -> PrivacyLeve
     PrivacyLevel
         M is alpha-DP exactly for alpha <= ``.alpha`` (:meth:`PrivacyLevel.private_at`).
     """
-    from .adapters import LibraryMechanism
+    from udpm.adapters import LibraryMechanism
 
     if isinstance(mechanism, LibraryMechanism):
         return level_of_library(mechanism)

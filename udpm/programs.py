@@ -19,9 +19,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .errors import InvalidInput
-from .users import BayesianUser, LossValue, weighted
-from .validate import alpha_in_unit_interval
+from udpm.errors import InvalidInput
+from udpm.users import BayesianUser, LossValue, weighted
+from udpm.validate import alpha_in_unit_interval
 
 SENSES = ("<=", "=", ">=")
 

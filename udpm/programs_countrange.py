@@ -26,11 +26,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .conventions import alpha_from_zlcn2013
-from .errors import InvalidInput
-from .programs import Constraint, LinearProgram, row_holds
-from .users import CountRangeConsumer
-from .validate import rational, size
+from udpm.conventions import alpha_from_zlcn2013
+from udpm.errors import InvalidInput
+from udpm.programs import Constraint, LinearProgram, row_holds
+from udpm.users import CountRangeConsumer
+from udpm.validate import rational, size
 
 ONE = Fraction(1)
 ZERO = Fraction(0)

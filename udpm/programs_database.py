@@ -27,11 +27,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .errors import InvalidInput
-from .privacy import hamming_neighbours
-from .programs import Constraint, LinearProgram
-from .users import Loss, weighted
-from .validate import alpha_in_unit_interval, distribution, rational, size
+from udpm.errors import InvalidInput
+from udpm.privacy import hamming_neighbours
+from udpm.programs import Constraint, LinearProgram
+from udpm.users import Loss, weighted
+from udpm.validate import alpha_in_unit_interval, distribution, rational, size
 
 ONE = Fraction(1)
 ZERO = Fraction(0)

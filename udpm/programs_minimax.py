@@ -22,10 +22,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from .errors import InvalidInput
-from .programs import Constraint, LinearProgram, mechanism_var
-from .users import MinimaxUser
-from .validate import Matrix, alpha_in_unit_interval, stochastic
+from udpm.errors import InvalidInput
+from udpm.programs import Constraint, LinearProgram, mechanism_var
+from udpm.users import MinimaxUser
+from udpm.validate import Matrix, alpha_in_unit_interval, stochastic
 
 ONE = Fraction(1)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from typing import TextIO
 
-from .executor import Listener
+from udpm.executor import Listener
 
 
 class Lines(Listener):

@@ -47,7 +47,7 @@ from pathlib import Path
 
 import pytest
 
-from .errors import HarnessError
+from udpm.errors import HarnessError
 
 STASH_NAME = "udpm-claims"
 
@@ -102,8 +102,8 @@ class ClaimsPlugin:
     """The hooks that are active only with ``--udpm``."""
 
     def __init__(self, config: pytest.Config, patterns: list[str]) -> None:
-        from . import expectations
-        from .claims import Context, catalog, dependency_order, select
+        from udpm import expectations
+        from udpm.claims import Context, catalog, dependency_order, select
 
         try:
             chosen = select(list(catalog()), patterns)
@@ -141,7 +141,7 @@ class ClaimsPlugin:
 
     @staticmethod
     def _cache(directory: Path | None, off: bool) -> object:
-        from .cache import Cache, CacheKeyError, default_dir, in_ci
+        from udpm.cache import Cache, CacheKeyError, default_dir, in_ci
 
         if off or (directory is None and in_ci()):
             return None
@@ -202,7 +202,7 @@ class ClaimRunner:
 
     def load(self) -> str | None:
         """Import every check once; a module that fails to import makes every claim an error, not a crash."""
-        from .claims import load_checkers
+        from udpm.claims import load_checkers
 
         if not self.loaded:
             self.loaded = True
@@ -216,9 +216,9 @@ class ClaimRunner:
         """('pass' | 'failure' | 'error' | 'skipped', the one-line reason, the claim's Result or None)."""
         from types import SimpleNamespace
 
-        from .claims import catalog, dependency_order
-        from .executor import run as execute
-        from .shards import judge_in_order
+        from udpm.claims import catalog, dependency_order
+        from udpm.executor import run as execute
+        from udpm.shards import judge_in_order
 
         if self.load():
             return "error", self.unloadable, None
@@ -233,7 +233,7 @@ class ClaimRunner:
             self.found.update({dep: f for dep, (f, _) in found.items()})
         result = judge_in_order(order, self.found)[cid]
         problems = decide(cid, result, self.stored)
-        from .junit import verdict
+        from udpm.junit import verdict
 
         kind, why = verdict(SimpleNamespace(claim=catalog()[cid], result=result, problems=problems))
         return kind, why, result
@@ -241,8 +241,8 @@ class ClaimRunner:
 
 def decide(cid: str, result: object, stored: dict | None) -> list[str]:
     """Why the claim fails: its golden difference, or without golden expectations a refutation."""
-    from .evidence import Status
-    from .shards import golden_problems
+    from udpm.evidence import Status
+    from udpm.shards import golden_problems
 
     if stored is not None:
         return golden_problems(cid, result, stored.get(cid))
@@ -273,7 +273,7 @@ class ClaimItem(pytest.Item):
             pytest.fail(why.splitlines()[0] if why else kind, pytrace=False)
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
-        from .claims import catalog, load_checkers
+        from udpm.claims import catalog, load_checkers
 
         where = f"udpm claim {self.name} ({catalog()[self.name].where})"
         try:

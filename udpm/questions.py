@@ -41,19 +41,19 @@ from fractions import Fraction
 
 import sympy
 
-from . import linalg
-from .certificates import to_certificate
-from .certify import Certified, solve
-from .errors import CertificationFailed, InvalidInput, InvalidMatrix
-from .exact_inputs import TOLERANCE, Conversion, exact_alpha, exact_matrix, make_user
-from .mechanisms import truncated_geometric
-from .privacy import Violation, dp_violations
-from .privacy_level import PrivacyLevel, privacy_level
-from .programs import bayesian_lp, remap_existence_lp
-from .remaps import posterior_loss
-from .universal_optimality import Universality, decide_universality, fast_truncated_geometric, is_universally_optimal
-from .users import BayesianUser, LossValue
-from .validate import Matrix, show
+from udpm import linalg
+from udpm.certificates import to_certificate
+from udpm.certify import Certified, solve
+from udpm.errors import CertificationFailed, InvalidInput, InvalidMatrix
+from udpm.exact_inputs import TOLERANCE, Conversion, exact_alpha, exact_matrix, make_user
+from udpm.mechanisms import truncated_geometric
+from udpm.privacy import Violation, dp_violations
+from udpm.privacy_level import PrivacyLevel, privacy_level
+from udpm.programs import bayesian_lp, remap_existence_lp
+from udpm.remaps import posterior_loss
+from udpm.universal_optimality import Universality, decide_universality, fast_truncated_geometric, is_universally_optimal
+from udpm.users import BayesianUser, LossValue
+from udpm.validate import Matrix, show
 
 #: The default bound, in seconds, on each certified LP solve.
 TIMEOUT_S = 60.0

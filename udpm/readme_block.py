@@ -13,21 +13,8 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from .report_html import (
-    BASELINE,
-    PAPERS,
-    REPORT_LINK,
-    STATUSES,
-    ReportFailed,
-    _location,
-    _ordered,
-    _plural,
-    errata,
-    errata_summary,
-    load_baseline,
-    status_changes,
-)
-from .tables import ROOT
+from udpm.report_html import BASELINE, PAPERS, REPORT_LINK, STATUSES, ReportFailed, _location, _ordered, _plural, errata, errata_summary, load_baseline, status_changes
+from udpm.tables import ROOT
 
 README = ROOT / "README.md"
 README_START = "<!-- results:start -->"
@@ -126,7 +113,7 @@ def _alpha_ends(claim: Mapping) -> str:
     """'1' or '0, 1' when every counterexample lies at alpha = 0 or 1; '' otherwise (or at no exact alpha)."""
     from fractions import Fraction
 
-    from .coverage import alpha_span
+    from udpm.coverage import alpha_span
 
     ends: set[Fraction] = set()
     for d in claim.get("decisions", []):
@@ -141,7 +128,7 @@ def _alpha_ends(claim: Mapping) -> str:
 
 def _first_n(claim_id: object) -> int | None:
     """The smallest n of a catalogued claim's printed class (None: not catalogued, or no n range)."""
-    from .claims import catalog
+    from udpm.claims import catalog
 
     claim = catalog().get(claim_id) if isinstance(claim_id, str) else None
     n = claim.printed.n if claim is not None and claim.printed is not None else None
@@ -151,7 +138,7 @@ def _first_n(claim_id: object) -> int | None:
 def inventory_lines(doc: Mapping) -> list[str]:
     """Per paper, the assertions of the inventory (paper_tables/assertions/): how many, how many a claim checks,
     how many of those its claim refutes or finds an erratum in, and how many are definitions or not checkable."""
-    from .assertions import COLUMNS, counts, load_inventory
+    from udpm.assertions import COLUMNS, counts, load_inventory
 
     statuses = {c["id"]: c["status"] for c in doc["claims"]}
     table = counts(load_inventory(), statuses)
@@ -250,7 +237,7 @@ def replace_readme_block(
 
 def refresh_readme(outcomes: Sequence[object], run_info: Mapping[str, object], readme: Path = README) -> bool:
     """Rewrite README.md's results block from a full run; True when the file changed (absent README: False)."""
-    from .report import document
+    from udpm.report import document
 
     if not readme.exists():
         return False
@@ -277,7 +264,7 @@ def refresh_changelog(doc: Mapping, changelog: Path = CHANGELOG, baseline: Path 
 
 
 def _rewrite(path: Path, block: str, start: str, end: str) -> bool:
-    from .outputs import atomic_write
+    from udpm.outputs import atomic_write
 
     text = path.read_text(encoding="utf-8")
     new = replace_readme_block(text, block, start, end, path.name)

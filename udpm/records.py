@@ -18,7 +18,7 @@ import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from .errors import HarnessError
+from udpm.errors import HarnessError
 
 
 class RecordsError(HarnessError):

@@ -36,8 +36,8 @@ import time
 
 import flint
 
-from .errors import CertificationFailed, SolverTimeout
-from .exact_lp import ZERO, Q, Singular, _Clock, _Std
+from udpm.errors import CertificationFailed, SolverTimeout
+from udpm.exact_lp import ZERO, Q, Singular, _Clock, _Std
 
 MAX_ROUNDS = 40  # refinement rounds (residual re-solves); 0 = HiGHS's basis as it is (the unrefined path)
 MAX_EXACT_CHECKS = 6  # exact factorisations of a candidate basis during refinement
@@ -247,7 +247,7 @@ def _native_start(std: _Std, cost: list[flint.fmpq], timeout_s: float, options: 
 
 def exactly_optimal(std: _Std, basis: list[int], clock: _Clock):
     """(ok, z, y) for a basis: its exact basic solution z and dual y, ok when both are feasible."""
-    from .exact_simplex import _Basis
+    from udpm.exact_simplex import _Basis
 
     B = _Basis(std, basis, clock)
     y = B.dual()
@@ -262,7 +262,7 @@ def exactly_optimal(std: _Std, basis: list[int], clock: _Clock):
 def _complete(std: _Std, basis: list[int], clock: _Clock) -> list[int]:
     if len(basis) == std.m:
         return basis
-    from .exact_simplex import _complete_basis
+    from udpm.exact_simplex import _complete_basis
 
     return _complete_basis(std, basis, clock)
 

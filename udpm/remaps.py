@@ -23,10 +23,10 @@ from fractions import Fraction
 
 import sympy
 
-from . import linalg
-from .errors import InvalidInput
-from .users import BayesianUser, LossValue, weighted
-from .validate import Matrix, matrix, stochastic
+from udpm import linalg
+from udpm.errors import InvalidInput
+from udpm.users import BayesianUser, LossValue, weighted
+from udpm.validate import Matrix, matrix, stochastic
 
 
 def compose(x: Sequence[Sequence[object]], y: Sequence[Sequence[object]]) -> Matrix:

@@ -8,9 +8,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .claims import Claim
-from .evidence import Result, Status
-from .instances import UNCLASSIFIED
+from udpm.claims import Claim
+from udpm.evidence import Result, Status
+from udpm.instances import UNCLASSIFIED
 
 PAPERS = ("grs2011", "grs2009", "gs2010", "zlcn2013")
 STATUS_ORDER = tuple(Status)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 # ----------------------------------------------------------------------------------------------------------------------
 # Status changes since the baseline (paper_tables/status_baseline.json)
-from .report_document import BASELINE, NO_REASON, ReportFailed, _plural, _table, badge, claim_link, esc
+from udpm.report_document import BASELINE, NO_REASON, ReportFailed, _plural, _table, badge, claim_link, esc
 
 
 def load_baseline(path: str | os.PathLike = BASELINE) -> dict | None:

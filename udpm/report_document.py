@@ -14,9 +14,9 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
-from .errors import HarnessError
-from .evidence import grid_text, scope_text
-from .tables import PAPER_TABLES
+from udpm.errors import HarnessError
+from udpm.evidence import grid_text, scope_text
+from udpm.tables import PAPER_TABLES
 
 PAPERS = ("grs2011", "grs2009", "gs2010", "zlcn2013")
 STATUSES = (

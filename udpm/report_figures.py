@@ -14,7 +14,7 @@ from pathlib import Path
 
 # ----------------------------------------------------------------------------------------------------------------------
 # Figures: the regenerated PNGs next to the printed values
-from .report_document import TIMING_END, TIMING_START, _table, _value_html, badge, claim_link, esc
+from udpm.report_document import TIMING_END, TIMING_START, _table, _value_html, badge, claim_link, esc
 
 _FIGURE_NAME = re.compile(r"^(grs2009|grs2011|gs2010|zlcn2013)[._-]+([A-Za-z]+\d*(?:\.\d+)?)")
 

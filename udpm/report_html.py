@@ -17,36 +17,10 @@ from collections import Counter
 from collections.abc import Mapping
 from fractions import Fraction
 
-from .report_changes import changes_html, load_baseline, status_changes, transitions
-from .report_document import (
-    BASELINE,
-    EVIDENCE,
-    NO_REASON,
-    PAPERS,
-    REPORT_LINK,
-    SCHEMA,
-    STATUS_COLOURS,
-    STATUSES,
-    TIMING_END,
-    TIMING_START,
-    VALUE_CHARS,
-    ReportFailed,
-    _ordered,
-    _plural,
-    _table,
-    _value_html,
-    badge,
-    bounded_n_max,
-    claim_link,
-    esc,
-    grid_lines,
-    instances_text,
-    load_results,
-    methods,
-    scope_of,
-)
-from .report_figures import figure_item, figure_png, figures_html, plot_html, png_html, printed_html
-from .report_plots import family, laplace_factor, reach, reach_html, timing_table_html, timings
+from udpm.report_changes import changes_html, load_baseline, status_changes, transitions
+from udpm.report_document import BASELINE, EVIDENCE, NO_REASON, PAPERS, REPORT_LINK, SCHEMA, STATUS_COLOURS, STATUSES, TIMING_END, TIMING_START, VALUE_CHARS, ReportFailed, _ordered, _plural, _table, _value_html, badge, bounded_n_max, claim_link, esc, grid_lines, instances_text, load_results, methods, scope_of
+from udpm.report_figures import figure_item, figure_png, figures_html, plot_html, png_html, printed_html
+from udpm.report_plots import family, laplace_factor, reach, reach_html, timing_table_html, timings
 
 __all__ = [
     "BASELINE",
@@ -212,7 +186,7 @@ def summary_html(doc: Mapping) -> str:
 
 def inventory_html(doc: Mapping) -> str:
     """Per paper: the inventoried assertions, how many a claim checks, refutes, and how many are not checkable."""
-    from .assertions import COLUMNS, counts, load_inventory
+    from udpm.assertions import COLUMNS, counts, load_inventory
 
     statuses = {c["id"]: c["status"] for c in doc["claims"]}
     table = counts(load_inventory(), statuses)

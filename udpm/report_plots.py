@@ -11,7 +11,7 @@ from collections.abc import Mapping
 
 # ----------------------------------------------------------------------------------------------------------------------
 # Data for the plots (read from the results document, nothing recomputed)
-from .report_document import TIMING_END, TIMING_START, _table, bounded_n_max, claim_link, esc
+from udpm.report_document import TIMING_END, TIMING_START, _table, bounded_n_max, claim_link, esc
 
 
 def laplace_factor(a: float) -> float:

@@ -42,10 +42,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from .clopper_pearson import MAX_PREC, START_PREC, ball, lower_bound, miss_probability, upper_bound
-from .errors import HarnessError, InvalidAlpha, InvalidInput
-from .exact_inputs import exact_alpha
-from .validate import show, stochastic
+from udpm.clopper_pearson import MAX_PREC, START_PREC, ball, lower_bound, miss_probability, upper_bound
+from udpm.errors import HarnessError, InvalidAlpha, InvalidInput
+from udpm.exact_inputs import exact_alpha
+from udpm.validate import show, stochastic
 
 #: The default confidence level of :func:`audit_samples`.
 CONFIDENCE = Fraction(95, 100)
@@ -95,7 +95,7 @@ class Ratio:
             return True
         if x >= 1:
             return False
-        from .adapters import compare_exp_neg
+        from udpm.adapters import compare_exp_neg
 
         assert self.rate is not None
         return compare_exp_neg(self.rate, x) > 0
@@ -349,7 +349,7 @@ def audit_samples(
         ref_values, name = [list(r) for r in ref], "the reference mechanism"
     elif width == n + 1:
         if ratio.value is not None:
-            from .mechanisms import truncated_geometric
+            from udpm.mechanisms import truncated_geometric
 
             ref_values = [list(r) for r in truncated_geometric(n, ratio.value)]
         else:

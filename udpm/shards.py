@@ -48,8 +48,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from types import SimpleNamespace
 
-from .arguments import OneLineParser
-from .errors import HarnessError, InvalidInput
+from udpm.arguments import OneLineParser
+from udpm.errors import HarnessError, InvalidInput
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Solver and exact-arithmetic packages whose versions a verdict may depend on: metadata key -> distribution.
@@ -86,7 +86,7 @@ def shard_of(ids: Sequence[str], index: int, count: int) -> list[str]:
 
 def judge_in_order(order: Sequence[str], found: Mapping[str, object]) -> dict:
     """Claim id -> verdict, judged in dependency ``order`` (whatever order the checks finished in)."""
-    from .claims import judge
+    from udpm.claims import judge
 
     statuses: dict = {}
     verdicts = {}
@@ -105,8 +105,8 @@ def golden_problems(
     A ``--full`` run widens grids, so only statuses and errata compare with the quick run's golden values.
     ``compare=False`` leaves out the golden comparison (a run that stores its records as the new golden ones).
     """
-    from . import expectations
-    from .report import problems_of
+    from udpm import expectations
+    from udpm.report import problems_of
 
     if not compare:
         return problems_of(result, [])
@@ -195,7 +195,7 @@ def _differs(a: object, b: object, prefix: str = "") -> str:
 
 def merge_documents(docs: Sequence[tuple[str, Mapping]]) -> dict:
     """One document from (name, document) pairs; raises :class:`MergeError` on anything a merge must refuse."""
-    from .report import summary
+    from udpm.report import summary
 
     if not docs:
         raise MergeError("nothing to merge")
@@ -239,7 +239,7 @@ def merge_documents(docs: Sequence[tuple[str, Mapping]]) -> dict:
     else:
         run = _union_run([doc["run"] for _, doc in docs])
 
-    from .claims import catalog
+    from udpm.claims import catalog
 
     position = {cid: k for k, cid in enumerate(catalog())}
     records = sorted(
@@ -280,7 +280,7 @@ def _union_run(runs: Sequence[Mapping]) -> dict:
 
 
 def load_documents(paths: Iterable[Path]) -> list[tuple[str, dict]]:
-    from .records import RecordsError, load
+    from udpm.records import RecordsError, load
 
     out = []
     for path in paths:
@@ -316,9 +316,9 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m udpm.shards")
         print(f"{prog} merge: error: nothing to write: give --json PATH and/or --junit PATH", file=sys.stderr)
         return 2
     try:
-        from .junit import from_document, write_junit
-        from .outputs import atomic_write, check_file
-        from .report import schema_problems
+        from udpm.junit import from_document, write_junit
+        from udpm.outputs import atomic_write, check_file
+        from udpm.report import schema_problems
 
         check_file(ns.json, "--json")
         check_file(ns.junit, "--junit")
@@ -341,7 +341,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m udpm.shards")
 def merged_verdict(doc: Mapping) -> int:
     """Print the merged run's digest of findings, its regressions, then its verdict line (the last line), as a run
     prints them; the exit status of that run."""
-    from .console import print_digest_of, problem_line, verdict
+    from udpm.console import print_digest_of, problem_line, verdict
 
     claims = doc["claims"]
     print_digest_of(claims)

@@ -23,8 +23,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from .errors import InvalidInput
-from .validate import alpha_in_unit_interval, matrix
+from udpm.errors import InvalidInput
+from udpm.validate import alpha_in_unit_interval, matrix
 
 DOWN, UP, SLACK, ZERO = "↓", "↑", "S", "0"
 Signature = list[list[str]]

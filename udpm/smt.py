@@ -88,21 +88,11 @@ from pathlib import Path
 
 import z3
 
-from . import deadline
-from .errors import InvalidInput, SolverDisagreement, SolverTimeout, VacuousPremise
-from .instances import AGREED, SAT_NOT_RUN, smt_query
-from .smt_cvc5 import (
-    BUDGET_SPENT,
-    SAT,
-    UNKNOWN,
-    UNSAT,
-    budget_spent,
-    run_cvc5,
-    start_cvc5,
-    stopped_by_clock,
-    wall_clock_s,
-)
-from .smt_cvc5 import HELPER as _HELPER
+from udpm import deadline
+from udpm.errors import InvalidInput, SolverDisagreement, SolverTimeout, VacuousPremise
+from udpm.instances import AGREED, SAT_NOT_RUN, smt_query
+from udpm.smt_cvc5 import BUDGET_SPENT, SAT, UNKNOWN, UNSAT, budget_spent, run_cvc5, start_cvc5, stopped_by_clock, wall_clock_s
+from udpm.smt_cvc5 import HELPER as _HELPER
 
 # z3's reason when it caught SIGINT itself.
 KEYBOARD = "interrupted from keyboard"
@@ -419,7 +409,7 @@ def model_value(model: z3.ModelRef, term: z3.ExprRef) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """``python -m udpm.smt FILE...``: decide exported files with z3 and cvc5; exit 1 if any two disagree."""
-    from .arguments import OneLineParser
+    from udpm.arguments import OneLineParser
 
     p = OneLineParser(prog="python -m udpm.smt", description=main.__doc__)
     p.add_argument("files", nargs="*", type=Path, help="SMT-LIB 2 files, e.g. build/smt/*.smt2")

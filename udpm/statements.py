@@ -51,8 +51,8 @@ from fractions import Fraction
 from functools import cache
 from pathlib import Path
 
-from .conventions import alpha_end_from_zlcn2013
-from .errors import CatalogError
+from udpm.conventions import alpha_end_from_zlcn2013
+from udpm.errors import CatalogError
 
 __all__ = [
     "PAPERS",

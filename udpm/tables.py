@@ -34,8 +34,8 @@ from fractions import Fraction
 from functools import cache
 from pathlib import Path
 
-from .errors import ExpectationsError
-from .instances import TABLE, UNCLASSIFIED, Erratum, Findings
+from udpm.errors import ExpectationsError
+from udpm.instances import TABLE, UNCLASSIFIED, Erratum, Findings
 
 ROOT = Path(__file__).resolve().parent.parent
 PAPER_TABLES = ROOT / "paper_tables"
@@ -257,6 +257,6 @@ def decimal_matches_real(text: str, exact: object) -> bool:
     d = sympy.Rational(f"{m.group(1)}{m.group(2) or '0'}.{m.group(3)}")
     h = sympy.Rational(5, 10 ** (k + 1))
     x = sympy.expand(sympy.sympify(exact))  # exact as given (sympy.nsimplify would guess numerically)
-    from .certify import sign_of, split_coefficient
+    from udpm.certify import sign_of, split_coefficient
 
     return sign_of(split_coefficient(x - (d - h))) >= 0 and sign_of(split_coefficient((d + h) - x)) >= 0

@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
-from .errors import InvalidInput, SolverTimeout
+from udpm.errors import InvalidInput, SolverTimeout
 
 R = TypeVar("R")
 

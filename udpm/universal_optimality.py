@@ -14,15 +14,15 @@ import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from .certificates import to_certificate
-from .errors import HarnessError, InvalidMatrix, SolverTimeout
-from .exact_inputs import TOLERANCE, Conversion, exact_alpha, exact_matrix
-from .privacy import Violation, dp_violations
-from .readable import compact, readable
-from .time_budget import Budget, bounded
-from .universality_check import SMALL, decide_remap
-from .validate import Matrix
-from .witness_users import find_witness
+from udpm.certificates import to_certificate
+from udpm.errors import HarnessError, InvalidMatrix, SolverTimeout
+from udpm.exact_inputs import TOLERANCE, Conversion, exact_alpha, exact_matrix
+from udpm.privacy import Violation, dp_violations
+from udpm.readable import compact, readable
+from udpm.time_budget import Budget, bounded
+from udpm.universality_check import SMALL, decide_remap
+from udpm.validate import Matrix
+from udpm.witness_users import find_witness
 
 #: The default bound, in seconds, on the witness search (each solver call in it is bounded too).
 WITNESS_S = 60.0
@@ -103,7 +103,7 @@ def decide_universality(
     budget = budget or Budget(None)
     n = len(x) - 1
     if violations is None:
-        from .privacy_level import level_of_matrix
+        from udpm.privacy_level import level_of_matrix
 
         violations = () if a <= level_of_matrix(x).alpha else tuple(dp_violations(x, a))
     if violations:

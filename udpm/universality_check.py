@@ -35,11 +35,11 @@ from fractions import Fraction
 
 import flint
 
-from . import linalg
-from .errors import SolverTimeout
-from .readable import readable
-from .time_budget import Budget, bounded, run_within
-from .validate import Matrix
+from udpm import linalg
+from udpm.errors import SolverTimeout
+from udpm.readable import readable
+from udpm.time_budget import Budget, bounded, run_within
+from udpm.validate import Matrix
 
 #: Matrices up to this many rows are solved exactly in this process (milliseconds).
 SMALL = 64
@@ -242,7 +242,7 @@ def decide_remap(m: Matrix, t: Matrix, budget: Budget | None = None, name: str =
     if rank is not None:
         z, text = rank
         return RemapDecision(None, f"rank({name}) < {n1} = rank T: {text}", "rank", null_vector=z)
-    from .questions import _remap_lp
+    from udpm.questions import _remap_lp
 
     if budget.expired:
         raise SolverTimeout("the remap question: no time left in the budget")

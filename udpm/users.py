@@ -23,10 +23,10 @@ from fractions import Fraction
 
 import sympy
 
-from .conventions import alpha_from_zlcn2013
-from .errors import InvalidInput
-from .privacy import dp_violations
-from .validate import distribution, rational, size, stochastic
+from udpm.conventions import alpha_from_zlcn2013
+from udpm.errors import InvalidInput
+from udpm.privacy import dp_violations
+from udpm.validate import distribution, rational, size, stochastic
 
 LossValue = Fraction | sympy.Expr
 

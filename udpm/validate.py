@@ -39,7 +39,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from numbers import Integral, Rational
 
-from .errors import InvalidAlpha, InvalidDistribution, InvalidInteger, InvalidMatrix, InvalidSize, NotStochastic
+from udpm.errors import InvalidAlpha, InvalidDistribution, InvalidInteger, InvalidMatrix, InvalidSize, NotStochastic
 
 Matrix = list[list[Fraction]]
 

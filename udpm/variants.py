@@ -24,8 +24,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import HarnessError, UnknownClaim
-from .instances import UNCLASSIFIED, Findings
+from udpm.errors import HarnessError, UnknownClaim
+from udpm.instances import UNCLASSIFIED, Findings
 
 __all__ = ["CHANGES", "FalseVariant", "false_variant", "registered", "sensitivity", "verdict_of"]
 
@@ -57,7 +57,7 @@ def false_variant(claim_id: str, changes: str, statement: str) -> Callable[[Call
         raise HarnessError(f"a false variant changes one of {CHANGES}, got {changes!r}")
 
     def bind(fn: Callable) -> Callable:
-        from .claims import catalog
+        from udpm.claims import catalog
 
         if claim_id not in catalog():
             raise UnknownClaim(f"a false variant names {claim_id!r}, which udpm.catalog does not declare")
@@ -72,7 +72,7 @@ def false_variant(claim_id: str, changes: str, statement: str) -> Callable[[Call
 
 def registered() -> list[FalseVariant]:
     """Every registered variant (after :func:`udpm.claims.load_checkers`), in claim order then statement."""
-    from .claims import catalog, load_checkers
+    from udpm.claims import catalog, load_checkers
 
     load_checkers()
     order = {cid: k for k, cid in enumerate(catalog())}
@@ -104,7 +104,7 @@ def verdict_of(v: FalseVariant, ctx) -> dict:
 
 def sensitivity(ctx=None) -> list[dict]:
     """One row per registered variant, in catalog order."""
-    from .claims import Context
+    from udpm.claims import Context
 
     ctx = ctx or Context()
     return [verdict_of(v, ctx) for v in registered()]
@@ -115,9 +115,9 @@ def main(argv: list[str] | None = None) -> int:
 
     Exit status: 0 every variant refuted; 1 some variant survived; 2 bad arguments (one line)."""
 
-    from .arguments import OneLineParser
-    from .errors import InvalidInput
-    from .outputs import atomic_write
+    from udpm.arguments import OneLineParser
+    from udpm.errors import InvalidInput
+    from udpm.outputs import atomic_write
 
     parser = OneLineParser(prog="python -m udpm.variants", description=main.__doc__.split("\n")[0].split(": ", 1)[1])
     parser.add_argument("path", nargs="?", type=Path, default=SENSITIVITY, help="default paper_tables/sensitivity.json")

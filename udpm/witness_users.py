@@ -26,14 +26,14 @@ from fractions import Fraction
 
 import flint
 
-from . import linalg
-from .errors import HarnessError, SolverTimeout
-from .every_user import LEGAL, user_of, user_preferring
-from .exact_inputs import make_user
-from .readable import decimal, readable
-from .time_budget import Budget
-from .users import BayesianUser, Loss
-from .validate import Matrix
+from udpm import linalg
+from udpm.errors import HarnessError, SolverTimeout
+from udpm.every_user import LEGAL, user_of, user_preferring
+from udpm.exact_inputs import make_user
+from udpm.readable import decimal, readable
+from udpm.time_budget import Budget
+from udpm.users import BayesianUser, Loss
+from udpm.validate import Matrix
 
 #: Share of the witness budget the float LP proposal may use.
 LP_SHARE = 0.5
@@ -214,7 +214,7 @@ def find_witness(
 
     Raises SolverTimeout when the budget ended before a user was found.
     """
-    from .questions import fast_truncated_geometric, optimal_for
+    from udpm.questions import fast_truncated_geometric, optimal_for
 
     budget = budget or Budget(None)
     n = len(x) - 1

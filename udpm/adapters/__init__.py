@@ -34,7 +34,7 @@ from fractions import Fraction
 
 import sympy
 
-from ..errors import InvalidInput
+from udpm.errors import InvalidInput
 
 Number = Fraction | sympy.Expr
 
@@ -202,7 +202,7 @@ def alpha_of(eps: object, sensitivity: int = 1) -> tuple[Number, Fraction | None
     when that is rational; an int, Fraction or float gives rate = eps/sensitivity exactly (a float is its
     exact binary value, which is what the library receives) and alpha = exp(-rate).
     """
-    from ..exact_inputs import alpha_from_eps
+    from udpm.exact_inputs import alpha_from_eps
 
     if sensitivity < 1:
         raise InvalidInput(f"sensitivity={sensitivity} must be a positive integer")

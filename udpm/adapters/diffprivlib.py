@@ -36,7 +36,7 @@ exp(-1)
 
 from __future__ import annotations
 
-from . import LibraryMechanism, alpha_of, installed_version
+from udpm.adapters import LibraryMechanism, alpha_of, installed_version
 
 LIBRARY = "diffprivlib"
 #: epsilon of diffprivlib's tools (histogram, count_nonzero, ...), which call GeometricTruncated.

@@ -57,8 +57,8 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from ..errors import InvalidInput
-from . import LibraryMechanism, exp_neg, installed_version
+from udpm.errors import InvalidInput
+from udpm.adapters import LibraryMechanism, exp_neg, installed_version
 
 LIBRARY = "opendp"
 #: No default exists; this is the scale of the documentation's example.

@@ -17,11 +17,11 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..errors import InvalidInput
-from . import LibraryMechanism
-from . import diffprivlib as dpl
-from . import opendp as odp
-from . import tumult as tmt
+from udpm.errors import InvalidInput
+from udpm.adapters import LibraryMechanism
+from udpm.adapters import diffprivlib as dpl
+from udpm.adapters import opendp as odp
+from udpm.adapters import tumult as tmt
 
 
 @dataclass(frozen=True)

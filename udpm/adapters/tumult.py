@@ -30,8 +30,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..errors import InvalidInput
-from . import LibraryMechanism, exp_neg, installed_version
+from udpm.errors import InvalidInput
+from udpm.adapters import LibraryMechanism, exp_neg, installed_version
 
 LIBRARY = "tmlt.core"
 NOT_INSTALLABLE = "tmlt.core 0.20.0 requires numpy<2 and sympy<1.13 (Python 3.11); udpm pins numpy 2.4.6, sympy 1.14.0"
