@@ -5,8 +5,8 @@
     python reproduce.py --full          # larger n, longer sweeps
     python reproduce.py --list          # every claim id, and whether it is implemented
     python reproduce.py --only 'gs2010.*' --json out.json
-    python reproduce.py --shard 2/5 --json b.json   # every 5th claim, from the 2nd (udpm.shards)
-    python reproduce.py --jobs 4        # tasks on a Dask LocalCluster of 4 workers (udpm.executor)
+    python reproduce.py --shard 2/5 --json b.json   # every 5th claim, from the 2nd (udpm.run.shards)
+    python reproduce.py --jobs 4        # tasks on a Dask LocalCluster of 4 workers (udpm.run.executor)
     python reproduce.py --scheduler tcp://host:8786 --cache-dir /shared/udpm-cache   # on a Dask cluster
     python reproduce.py merge a.json b.json ... --json all.json
 
@@ -31,19 +31,20 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from udpm import expectations, outputs
-from udpm.annotations import emit as emit_annotations
-from udpm.arguments import OneLineParser
-from udpm.cache import Cache, CacheKeyError, default_dir, in_ci
-from udpm.cache import clear as clear_cache
-from udpm.certificates import export_certificates
-from udpm.claims import Context, Status, catalog, dependency_order, load_checkers, select
-from udpm.console import print_digest, print_summary, problem_line, verdict
+from udpm.claims import expectations
+from udpm.claims.registry import Context, Status, catalog, dependency_order, load_checkers, select
+from udpm.claims.tables import PAPER_TABLES
 from udpm.errors import HarnessError
-from udpm.junit import write_junit
-from udpm.report import PAPERS, Outcome, document, errata_markdown, schema_problems, summary
-from udpm.shards import golden_problems, judge_in_order, parse_shard, run_metadata, shard_of, with_metadata
-from udpm.tables import PAPER_TABLES
+from udpm.internal import files as outputs
+from udpm.internal.arguments import OneLineParser
+from udpm.lp.certificates import export_certificates
+from udpm.outputs.annotations import emit as emit_annotations
+from udpm.outputs.console import print_digest, print_summary, problem_line, verdict
+from udpm.outputs.junit import write_junit
+from udpm.outputs.results import PAPERS, Outcome, document, errata_markdown, schema_problems, summary
+from udpm.run.cache import Cache, CacheKeyError, default_dir, in_ci
+from udpm.run.cache import clear as clear_cache
+from udpm.run.shards import golden_problems, judge_in_order, parse_shard, run_metadata, shard_of, with_metadata
 
 EXIT_OK, EXIT_REGRESSION, EXIT_BAD_INPUT, EXIT_INCONCLUSIVE, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 ERRATA_MD = PAPER_TABLES / "ERRATA.md"
@@ -70,7 +71,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         type=Path,
         metavar="DIR",
         help="this run's certificates/, smt/ and report (default build/ for a run of every claim, "
-        "build/runs/<selection>/ for --only, --paper or --shard; udpm.outputs)",
+        "build/runs/<selection>/ for --only, --paper or --shard; udpm.internal.files)",
     )
     p.add_argument("--junit", type=Path, metavar="PATH", help="write JUnit XML, one test case per claim (for CI)")
     p.add_argument(
@@ -115,7 +116,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 
 
 def open_cache(args: argparse.Namespace) -> Cache | None:
-    """The cache of decided tasks (udpm.cache), or None: --no-cache, or CI without an explicit --cache-dir.
+    """The cache of decided tasks (udpm.run.cache), or None: --no-cache, or CI without an explicit --cache-dir.
 
     Its directory is tried for writing first: an unusable one is one line and exit 2, before any work."""
     root = args.cache_dir or default_dir()
@@ -137,8 +138,8 @@ def run_checks(
     ids: list[str], ctx: Context, jobs: int, scheduler: str | None = None, cache: Cache | None = None
 ) -> dict[str, tuple[object, float]]:
     """Every check of ``ids`` (dependencies included): serially, or task by task on Dask; Ctrl-C stops all."""
-    from udpm.executor import run as execute
-    from udpm.progress import listener
+    from udpm.run.executor import run as execute
+    from udpm.run.progress import listener
 
     found = execute(ids, ctx, jobs=jobs, scheduler=scheduler, cache=cache, listener=listener(sys.stderr))
     if cache is not None:
@@ -218,8 +219,8 @@ def _check_and_conclude(
 
 @contextlib.contextmanager
 def _smt_export_to(directory: Path) -> Iterator[None]:
-    """udpm.smt exports into ``directory``, in this process and in the LocalCluster workers it starts."""
-    from udpm import smt
+    """udpm.smt.solvers exports into ``directory``, in this process and in the LocalCluster workers it starts."""
+    from udpm.smt import solvers as smt
 
     before, env = smt.EXPORT_DIR, os.environ.get("UDPM_SMT_DIR")
     smt.EXPORT_DIR = directory.resolve()  # the cvc5 helper opens the files from another directory
@@ -285,7 +286,7 @@ def _conclude(args, ids, order, found, stored, out, full_run, started, staged_sm
 
         figures = render_all()
         written.append(f"{outputs.shown(PAPER_TABLES / 'figures')}/ ({len(figures)} figure(s))")
-        from udpm.notebook import refresh_readme
+        from udpm.outputs.notebook import refresh_readme
 
         if refresh_readme(outcomes, run_info):
             written.append(f"{outputs.shown(ROOT / 'README.md')} (its results section)")
@@ -296,7 +297,7 @@ def _conclude(args, ids, order, found, stored, out, full_run, started, staged_sm
             print(f"  {line}")
         written.append(outputs.shown(expectations.EXPECTED))
     if args.report:
-        from udpm.notebook import ReportFailed, render_report
+        from udpm.outputs.notebook import ReportFailed, render_report
 
         try:
             path = render_report(outcomes, run_info, build=out)
@@ -339,7 +340,7 @@ def exit_status(outcomes: list[Outcome]) -> int:
 
 def verdict_line(outcomes: list[Outcome], regressions: int, undecided: int) -> str:
     """'140 claims: all as expected (26 proved, 54 verified, ...); 0 regressions', the last line of a run, right
-    under the digest (udpm.console.verdict)."""
+    under the digest (udpm.outputs.console.verdict)."""
     return verdict(len(outcomes), summary(outcomes)["by_status"], regressions, undecided)
 
 
@@ -350,7 +351,7 @@ def main(argv: list[str] | None = None, prog: str = "reproduce.py") -> int:
     try:
         argv = sys.argv[1:] if argv is None else argv
         if argv[:1] == ["merge"]:
-            from udpm.shards import main as merge_main
+            from udpm.run.shards import main as merge_main
 
             return merge_main(argv, prog=prog)
         args = parse_args(argv)

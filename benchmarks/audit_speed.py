@@ -16,7 +16,7 @@ Cases, at alpha = 1/2:
   or reported as timeout, the whole audit finished within the budget (plus the start-up of a child).
 
 "baseline" is ``is_universally_optimal`` of the commit before the fast path (``BASELINE``, its
-udpm/questions.py loaded from git beside today's modules), run in a child killed after ``--baseline-cap``
+udpm/auditing/questions.py loaded from git beside today's modules), run in a child killed after ``--baseline-cap``
 seconds; where it is killed the ratio is a lower bound (">").  The baseline is not run at n = 1000.
 Results: benchmarks/results/audit_speed.json.
 """
@@ -38,12 +38,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from udpm import audit  # noqa: E402
-from udpm.adapters import lumped_geometric  # noqa: E402
+from udpm.auditing.adapters import lumped_geometric  # noqa: E402
+from udpm.auditing.questions import fast_truncated_geometric  # noqa: E402
+from udpm.auditing.time_budget import run_within  # noqa: E402
 from udpm.errors import SolverTimeout  # noqa: E402
-from udpm.questions import fast_truncated_geometric  # noqa: E402
-from udpm.time_budget import run_within  # noqa: E402
 
-BASELINE = "7eb347e"  # the last commit before the fast remap question (udpm/questions.py)
+BASELINE = "7eb347e"  # the last commit before the fast remap question (udpm/auditing/questions.py)
 ALPHA = Fraction(1, 2)
 OUT = ROOT / "benchmarks" / "results" / "audit_speed.json"
 
@@ -66,7 +66,7 @@ MECHANISMS = {
 
 
 def baseline_module():
-    """udpm/questions.py as of BASELINE, imported as udpm._baseline_questions (its relative imports resolve)."""
+    """udpm/auditing/questions.py as of BASELINE, imported as udpm._baseline_questions (its relative imports resolve)."""
     src = subprocess.run(
         ["git", "show", f"{BASELINE}:udpm/questions.py"], cwd=ROOT, capture_output=True, text=True, check=True
     ).stdout

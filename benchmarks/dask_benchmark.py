@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/dask_benchmark.py [--claim grs2011.lemma5.5] [--alpha 1/2] [--n-max 6]
 
 The subset: one signature lemma's tasks at one alpha, n = 1..n_max (a --full plan's instances; each task is
-one (n, alpha), decided by udpm.executor.decide_task exactly as a run decides it).  Records, in
+one (n, alpha), decided by udpm.run.executor.decide_task exactly as a run decides it).  Records, in
 benchmarks/results/dask.json: each task's serial seconds; the wall time of the same tasks on a LocalCluster
 of 2 single-threaded workers (cluster start apart); the round trip of a no-op task (the executor's overhead
 per task); the time of a rerun answered by the cache; and, from the measured growth per n, an estimate of
@@ -12,7 +12,7 @@ n = 8 on 64 workers (the critical path is one (n, alpha) task: a task is never s
 End to end (the default; ``--no-end-to-end`` skips it): the whole claim as a user runs it,
 ``reproduce.py --full --only CLAIM`` (every alpha of its --full grid), as separate processes, timed from start
 to exit: serial (filling a fresh cache), ``--jobs 2`` without the cache, and the serial rerun answered by that
-cache; the three documents' claim records are compared (``udpm.records same``).  A run that exits non-zero
+cache; the three documents' claim records are compared (``udpm.claims.records same``).  A run that exits non-zero
 stops the benchmark: its time would measure nothing.
 """
 
@@ -32,10 +32,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from udpm import executor  # noqa: E402
-from udpm.cache import Cache, to_payload  # noqa: E402
-from udpm.claims import Context, load_checkers  # noqa: E402
-from udpm.evidence import Result  # noqa: E402
+from udpm.claims.evidence import Result  # noqa: E402
+from udpm.claims.registry import Context, load_checkers  # noqa: E402
+from udpm.run import executor  # noqa: E402
+from udpm.run.cache import Cache, to_payload  # noqa: E402
 
 OUT = ROOT / "benchmarks" / "results" / "dask.json"
 
@@ -85,7 +85,7 @@ def end_to_end(claim: str, workers: int) -> dict:
             out[label] = round(time.perf_counter() - t, 2)
             out[label.replace("seconds", "flags")] = " ".join(flags).replace("{cache}", "D")
             print(f"{label}: {out[label]} s", file=sys.stderr, flush=True)
-        same = subprocess.run([sys.executable, "-m", "udpm.records", "same", *docs], cwd=ROOT, capture_output=True)
+        same = subprocess.run([sys.executable, "-m", "udpm.claims.records", "same", *docs], cwd=ROOT, capture_output=True)
         out["records_identical"] = same.returncode == 0
     out[f"speedup_jobs_{workers}"] = round(out["serial_seconds"] / out[f"jobs_{workers}_seconds"], 2)
     return out

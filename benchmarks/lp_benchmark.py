@@ -7,15 +7,15 @@
 The LP is grs2011 (3)-(7) at alpha = 1/2 for two problems: U (uniform prior, loss |i-j|) and M (prior
 proportional to i+1, loss 1 + (|i-j| mod 4), which the theory does not cover).  Solvers:
 
-* ``certified``: udpm.certify.solve with the theory's candidate (the Bayes remap of the truncated
+* ``certified``: udpm.lp.certify.solve with the theory's candidate (the Bayes remap of the truncated
   geometric mechanism T, built with FLINT rational matrix products), certified exactly (exact vertex,
   exact dual from complementary slackness, dual feasibility, equal objectives, uniqueness).  The time
   includes building the candidate.
-* ``generic``: udpm.certify.solve with no candidate (the generic path): HiGHS proposes a basis, refined
-  iteratively (udpm.refinement) until an exact check accepts it, then certified exactly (bounded by
+* ``generic``: udpm.lp.certify.solve with no candidate (the generic path): HiGHS proposes a basis, refined
+  iteratively (udpm.lp.refinement) until an exact check accepts it, then certified exactly (bounded by
   --basis-timeout); ``refinement`` records its rounds, exact checks and seconds, ``cpu_seconds`` the
   process's CPU time beside the wall time (the machine is shared).
-* ``generic, unrefined``: the same with udpm.refinement.MAX_ROUNDS = 0 (HiGHS's basis as it is, then the
+* ``generic, unrefined``: the same with udpm.lp.refinement.MAX_ROUNDS = 0 (HiGHS's basis as it is, then the
   exact dual/primal simplex repair: the path before refinement), bounded by --unrefined-timeout.
 * ``qsopt_ex``: QSopt_ex's esolver (Debian package qsopt-ex, installed by this script with apt-get when
   missing; the column says why when it cannot be) on the same LP written in LP format (objective scaled
@@ -41,13 +41,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import flint
 
-from udpm import refinement
-from udpm.certify import solve
+from udpm.core.linalg import from_flint, to_flint
+from udpm.core.mechanisms import truncated_geometric
+from udpm.core.users import BayesianUser, Loss, absolute_error
 from udpm.errors import CertificationFailed, SolverTimeout
-from udpm.linalg import from_flint, to_flint
-from udpm.mechanisms import truncated_geometric
-from udpm.programs import bayesian_lp
-from udpm.users import BayesianUser, Loss, absolute_error
+from udpm.lp import refinement
+from udpm.lp.certify import solve
+from udpm.lp.programs import bayesian_lp
 
 RESULTS = Path(__file__).resolve().parent / "results"
 ALPHA = F(1, 2)
@@ -117,7 +117,7 @@ def run_generic(n: int, timeout: float, problem: str) -> dict:
         stats.append([dict(a, options=str(a["options"])) for a in refinement.LAST])
         return out
 
-    import udpm.certify as certify_module
+    import udpm.lp.certify as certify_module
 
     certify_module.refined_basis = spy
     try:

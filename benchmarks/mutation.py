@@ -23,7 +23,7 @@ edit.  Per module it:
    its verdict.
 
 Timeouts count as killed (the mutant was detected: the tests did not pass).  Mutants in the legacy
-part of ``udpm/claims.py`` (while it still exists) are listed as "legacy, being deleted" and left out
+part of ``udpm/claims/registry.py`` (while it still exists) are listed as "legacy, being deleted" and left out
 of the score.
 """
 
@@ -75,16 +75,16 @@ MODULES: dict[str, list[str]] = {
     "refinement": ["tests/test_refinement.py", "tests/test_lp_factorisation.py"],
     "every_user": ["tests/test_every_user.py"],
     "induction": ["tests/test_postprocessing.py"],
-    "claims": [],  # no pre-existing test reaches udpm.claims in-process (test_evidence.py does not)
+    "claims": [],  # no pre-existing test reaches udpm.claims.registry in-process (test_evidence.py does not)
 }
 
 #: Guard-rail test files that pin a module besides its own ``tests/test_guardrails_<module>.py``: the exact LP
-#: modules were split out of udpm/certify.py, whose guard rails still test them through its re-exports.
+#: modules were split out of udpm/lp/certify.py, whose guard rails still test them through its re-exports.
 SHARED_NEW_TESTS: dict[str, list[str]] = {
     m: ["tests/test_guardrails_certify.py"] for m in ("exact_signs", "exact_lp", "exact_simplex", "refinement")
 }
 
-#: The legacy section of udpm/claims.py (being deleted, with the two unused helpers of udpm/tables.py built on
+#: The legacy section of udpm/claims/registry.py (being deleted, with the two unused helpers of udpm/claims/tables.py built on
 #: its Scope / Result): its mutants are not scored while it exists.
 LEGACY = {
     "claims": {

@@ -5,21 +5,21 @@
     .venv/bin/python benchmarks/reach_countrange.py --max-n 12 --budget 600
 
 Parts:
-  * lemma1 / lemma2 / thm3 (n = 3, proofs/countrange.py): z3 unsat per rational zlcn alpha and for symbolic
-    alpha, every m (split-and-merge reduction, module docstring of proofs/countrange_derivation.py);
+  * lemma1 / lemma2 / thm3 (n = 3, proofs/countrange/lemma2.py): z3 unsat per rational zlcn alpha and for symbolic
+    alpha, every m (split-and-merge reduction, module docstring of proofs/countrange/derivation.py);
   * corollary2_symbolic: for n = 3, 4, ... and every 1 <= theta1 < theta2 <= n-1, no DP matrix derives
     Lemma 3's x and y, symbolic alpha (z3 nlsat, internal a = 1/alpha in (0, 1));
-  * lemma3_rational (proofs/countrange_lemma3.py): for each rational zlcn alpha, n = 3, 4, ...: x, y legal,
+  * lemma3_rational (proofs/countrange/lemma3.py): for each rational zlcn alpha, n = 3, 4, ...: x, y legal,
     each the certified unique optimum of a consumer found by z3, windows = x-hat / y-hat, no DP matrix derives
     both.
 A part stops at the first n whose cumulative time exceeds the budget.  Results are merged into
 results/reach_c2.json ("countrange").  Alphas are zlcn2013's labels (alpha > 1); proofs/countrange*.py compute
-with the internal a = 1/alpha (proofs/countrange_alpha.py).
+with the internal a = 1/alpha (proofs/countrange/alpha.py).
 
     .venv/bin/python benchmarks/reach_countrange.py --consumers --max-n 5
 
 instead times the all-consumers instances of zlcn2013.thm1, zlcn2013.twovar and zlcn2013.thm5
-(proofs/countrange_cones.py) per n at every alpha of ALPHAS_Z, every theta, and writes
+(proofs/countrange/cones.py) per n at every alpha of ALPHAS_Z, every theta, and writes
 results/reach_countrange_consumers.json: per claim and n the seconds, the outcome, the vertex counts.
 """
 
@@ -34,12 +34,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from proofs import countrange as c
-from proofs import countrange_alpha as ca
-from proofs import countrange_derivation as cd
-from proofs import countrange_lemma3 as c3
-from proofs import countrange_vectors as cv
-from udpm.claims import Context
+from proofs.countrange import alpha as ca
+from proofs.countrange import derivation as cd
+from proofs.countrange import lemma2 as c
+from proofs.countrange import lemma3 as c3
+from proofs.countrange import vectors as cv
+from udpm.claims.registry import Context
 
 RESULTS = Path(__file__).resolve().parent / "results" / "reach_c2.json"
 
@@ -71,11 +71,11 @@ def per_n(name: str, check, max_n: int, budget: float) -> dict:
 
 def consumers(max_n: int, budget: float, solver_timeout: float) -> None:
     """The all-consumers reach of Theorem 1, Section 3.1 and Theorems 5, 6 (bounded instances only)."""
-    from proofs import countrange_cones as cones
-    from proofs import countrange_consumers as cc
-    from proofs.approximation_ratio import legal_vertices
-    from proofs.countrange_lp import ALPHAS_Z, theta_pairs
-    from udpm.instances import Findings
+    from proofs.countrange import cones
+    from proofs.countrange import consumers as cc
+    from proofs.countrange.approximation_ratio import legal_vertices
+    from proofs.countrange.lp import ALPHAS_Z, theta_pairs
+    from udpm.claims.instances import Findings
 
     ctx = Context(quick=True, solver_timeout=solver_timeout)
     out: dict = {"vertices": {}, "claims": {}}

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Reach of the gs2010 determinant proofs (proofs/determinants.py): the largest matrix size checked, and times.
+"""Reach of the gs2010 determinant proofs (proofs/derivation/determinants.py): the largest matrix size checked, and times.
 
     .venv/bin/python benchmarks/reach_determinants.py                 # sizes up to 40, budget 120 s per part
     .venv/bin/python benchmarks/reach_determinants.py --max-size 60 --budget 300
@@ -23,9 +23,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from proofs import column_replacement as cr
-from proofs import determinants as d
-from udpm.claims import Context
+from proofs.derivation import column_replacement as cr
+from proofs.derivation import determinants as d
+from udpm.claims.registry import Context
 
 RESULTS = Path(__file__).resolve().parent / "results" / "reach_c1.json"
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Reach of the every-user decisions (udpm.every_user, proofs/converse.py): n and seconds per (n, alpha).
+"""Reach of the every-user decisions (udpm.auditing.every_user, proofs/universality/converse.py): n and seconds per (n, alpha).
 
     .venv/bin/python benchmarks/reach_every_user.py                 # n up to 6 at 1/2, budget 600 s
     .venv/bin/python benchmarks/reach_every_user.py --max-n 7 --budget 1200
@@ -23,9 +23,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from proofs import converse
-from udpm.every_user import LEGAL, SIDED, optimal_for_every_user
-from udpm.mechanisms import truncated_geometric
+from proofs.universality import converse
+from udpm.auditing.every_user import LEGAL, SIDED, optimal_for_every_user
+from udpm.core.mechanisms import truncated_geometric
 
 RESULTS = Path(__file__).resolve().parent / "results" / "reach_c1.json"
 ALPHAS = (Fraction(1, 2), Fraction(1, 3), Fraction(99, 100))

@@ -11,10 +11,10 @@ Parts:
     claim's own seconds and its status;
   * bayes: the sampled users of the Bayesian universality claims (grs2011.cor3.3, grs2011.lemma5.11,
     grs2009.thm3.1) beyond their --full grid (n <= 5): per n = 6..BEYOND_N the boundary users and random legal
-    users of proofs.sample_users.beyond_users at BEYOND_ALPHAS, each one SAMPLED instance decided by the claim's
-    own code (proofs.universality.decide_users: every listed mechanism's best remap attains the certified
+    users of proofs.universality.sample_users.beyond_users at BEYOND_ALPHAS, each one SAMPLED instance decided by the claim's
+    own code (proofs.universality.bayesian.decide_users: every listed mechanism's best remap attains the certified
     optimum); per claim and n the instances, seconds and outcome.  These users are not yet in the claims' --full
-    run (its n range is set in proofs/universality.py).
+    run (its n range is set in proofs/universality/bayesian.py).
 A part's results replace that part in results/reach_sampled.json (the claims part claim by claim, so that
 ``--claims`` re-runs some and keeps the others); the other part is kept.
 """
@@ -73,9 +73,9 @@ def claims_part(claims: tuple[str, ...]) -> dict:
 
 
 def bayes_part(budget: float) -> dict:
-    from proofs import universality as u
-    from proofs.sample_users import BEYOND_ALPHAS, BEYOND_N, beyond_users
-    from udpm.claims import Context, Findings
+    from proofs.universality import bayesian as u
+    from proofs.universality.sample_users import BEYOND_ALPHAS, BEYOND_N, beyond_users
+    from udpm.claims.registry import Context, Findings
 
     ctx = Context(quick=False, solver_timeout=120.0)
     out = {}

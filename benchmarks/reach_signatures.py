@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Reach of the signature proofs (proofs/signatures.py, vertex_remaps.py): the largest n proved per alpha, and times.
+"""Reach of the signature proofs (proofs/signatures/optimal_mechanisms.py, vertex_remaps.py): the largest n proved per alpha, and times.
 
     .venv/bin/python benchmarks/reach_signatures.py                      # n up to 8, budget 150 s per alpha
     .venv/bin/python benchmarks/reach_signatures.py --max-n 10 --budget 600 --alphas 1/2
 
-For each alpha and n = 1, 2, ...: every lemma of proofs.signature_lemmas.PROPERTIES (grs2011 Lemmas 5.3, 5.5,
+For each alpha and n = 1, 2, ...: every lemma of proofs.signatures.lemmas.PROPERTIES (grs2011 Lemmas 5.3, 5.5,
 5.6, 5.8, 5.9; grs2009 Lemmas 5.4-5.9, Corollary 5.7) is proved by z3 unsat of its negation (vertex
 lemmas with the exact rank CEGAR), and every structured signature is checked against its remap of T
 (grs2011 Lemma 5.10, grs2009 Lemma 5.11).  An alpha stops at the first n whose cumulative time exceeds
@@ -23,11 +23,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from proofs import signature_lemmas as sl
-from proofs import signatures_encoding as enc
-from proofs import vertex_remaps as vr
+from proofs.signatures import encoding as enc
+from proofs.signatures import lemmas as sl
+from proofs.signatures import vertex_remaps as vr
+from udpm.core.signatures import remap_from_signature
 from udpm.errors import SolverTimeout
-from udpm.signatures import remap_from_signature
 
 RESULTS = Path(__file__).resolve().parent / "results" / "reach_c2.json"
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Reach of zlcn2013 Theorem 4's exact worst ratio (proofs/approximation_ratio.py), per n, with times.
+"""Reach of zlcn2013 Theorem 4's exact worst ratio (proofs/countrange/approximation_ratio.py), per n, with times.
 
     nice -n 10 .venv/bin/python benchmarks/reach_thm4.py --max-n 7 --budget 900
 
@@ -23,10 +23,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from proofs import approximation_ratio as ar
-from proofs import countrange_lp as cr
-from proofs.countrange_alpha import zlcn_label
-from udpm.claims import Context
+from proofs.countrange import approximation_ratio as ar
+from proofs.countrange import lp as cr
+from proofs.countrange.alpha import zlcn_label
+from udpm.claims.registry import Context
 
 RESULTS = Path(__file__).resolve().parent / "results" / "reach_thm4.json"
 ALPHAS = (*cr.ALPHAS_Z, Fraction(100))  # the --full grid of zlcn2013.thm4

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Reach of the zlcn2013 Theorem 7 proof (proofs/thresholds.py, pieces by proofs/recurrences.py): the largest n
+"""Reach of the zlcn2013 Theorem 7 proof (proofs/countrange/thresholds.py, pieces by proofs/countrange/recurrences.py): the largest n
 proved symbolically in alpha.
 
     .venv/bin/python benchmarks/reach_thresholds.py                  # n up to 14, budget 300 s
@@ -22,9 +22,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from proofs import recurrences as rc
-from proofs import thresholds as th
-from udpm.claims import Context
+from proofs.countrange import recurrences as rc
+from proofs.countrange import thresholds as th
+from udpm.claims.registry import Context
 
 RESULTS = Path(__file__).resolve().parent / "results" / "reach_c1.json"
 

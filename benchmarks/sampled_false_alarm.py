@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""False-alarm rate and power of udpm.sampled_audit.audit_samples: results/sampled_false_alarm.json.
+"""False-alarm rate and power of udpm.auditing.sampled.audit_samples: results/sampled_false_alarm.json.
 
     nice -n 10 .venv/bin/python benchmarks/sampled_false_alarm.py                       # the recorded run
     nice -n 10 .venv/bin/python benchmarks/sampled_false_alarm.py --runs 10 --defect-runs 5 --out /tmp/s.json
@@ -7,15 +7,15 @@
 Correct samplers (each is exactly T(n, alpha) for its alpha): udpm's exact sampler of T(n, 1/2); diffprivlib's
 ``GeometricTruncated`` and ``Geometric`` (clamped to [0, n] afterwards, a post-processing that gives T) at
 epsilon = fl(ln 2); OpenDP's ``make_geometric`` with bounds (0, n) at the binary64 scale whose ratio is exactly 1/2,
-and without bounds (clamped afterwards) at scale = fl(1/ln 2).  alpha comes from udpm.adapters (a Fraction, or
+and without bounds (clamped afterwards) at scale = fl(1/ln 2).  alpha comes from udpm.auditing.adapters (a Fraction, or
 e^-r for a float parameter).  A run draws ``--draws`` outputs per count 0..n and audits them at the stated
 confidence; an alarm is a run whose verdict is not "consistent with alpha-DP and with T(n, alpha)".  The rate
 must be at most the level 1 - confidence; the record also gives the Clopper-Pearson 95% upper bound of the rate
 and, where alpha is rational, an exact upper bound on the false-alarm probability itself
-(udpm.sampled_audit.false_alarm_bound: the union over the cells of each interval's exact miss probability).
+(udpm.auditing.sampled.false_alarm_bound: the union over the cells of each interval's exact miss probability).
 
-Defective samplers: every fixture of udpm.defect_corpus with an exact matrix, sampled exactly
-(udpm.sampled_audit.exact_sample_counts), audited at the fixture's claimed alpha.  Detected: a DP violation,
+Defective samplers: every fixture of udpm.auditing.defect_corpus with an exact matrix, sampled exactly
+(udpm.auditing.sampled.exact_sample_counts), audited at the fixture's claimed alpha.  Detected: a DP violation,
 or an inconsistency with T(n, alpha) (what each fixture poses as).  Fixtures whose defect is below sampling
 resolution (the float ones, ``max_cell_difference_from_T`` near 1e-16) go undetected: their detection rate is the
 false-alarm rate of the consistency test, and only an exact audit sees them.
@@ -39,15 +39,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from udpm import defect_corpus as dc  # noqa: E402
-from udpm.mechanisms import truncated_geometric  # noqa: E402
-from udpm.sampled_audit import (  # noqa: E402
-    METHOD,
-    audit_samples,
-    exact_sample_counts,
-    false_alarm_bound,
-    upper_bound,
-)
+from udpm.auditing import defect_corpus as dc  # noqa: E402
+from udpm.auditing.sampled import METHOD, audit_samples, exact_sample_counts, false_alarm_bound, upper_bound  # noqa: E402
+from udpm.core.mechanisms import truncated_geometric  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results" / "sampled_false_alarm.json"
 N = 3
@@ -72,7 +66,7 @@ def correct_samplers(draws: int) -> list[tuple[str, object, Callable[[int], Coun
         import numpy as np
         from diffprivlib import mechanisms as dpm
 
-        from udpm.adapters import diffprivlib as adp
+        from udpm.auditing.adapters import diffprivlib as adp
 
         eps = math.log(2)
 
@@ -93,7 +87,7 @@ def correct_samplers(draws: int) -> list[tuple[str, object, Callable[[int], Coun
     try:
         import opendp.prelude as dp
 
-        from udpm.adapters import opendp as odp
+        from udpm.auditing.adapters import opendp as odp
 
         dp.enable_features("contrib")
         space = dp.vector_domain(dp.atom_domain(T=int)), dp.l1_distance(T=int)
@@ -115,7 +109,7 @@ def correct_samplers(draws: int) -> list[tuple[str, object, Callable[[int], Coun
 
 
 def rate_upper(k: int, runs: int) -> str:
-    """The Clopper-Pearson one-sided 95% upper bound of a rate k / runs, certified (udpm.sampled_audit)."""
+    """The Clopper-Pearson one-sided 95% upper bound of a rate k / runs, certified (udpm.auditing.sampled)."""
     return str(float(upper_bound(k, runs, Fraction(5, 100))))
 
 
@@ -188,7 +182,7 @@ def main(argv: list[str] | None = None) -> int:
         "format": "udpm-sampled-false-alarm/1",
         "command": "nice -n 10 .venv/bin/python benchmarks/sampled_false_alarm.py "
         f"--draws {args.draws} --runs {args.runs} --defect-runs {args.defect_runs} --confidence {args.confidence}",
-        "method": f"udpm.sampled_audit.audit_samples ({METHOD})",
+        "method": f"udpm.auditing.sampled.audit_samples ({METHOD})",
         "n": N,
         "draws_per_row": args.draws,
         "confidence": str(conf),

@@ -23,12 +23,12 @@ import matplotlib.pyplot as plt
 
 from experiments.grs2011 import FIG3_PRIOR, THREE_HALVES
 from experiments.gs2010 import figure_1_values
-from udpm.certify import solve
-from udpm.mechanisms import truncated_geometric
-from udpm.programs import bayesian_lp
-from udpm.signatures import signature
-from udpm.tables import PAPER_TABLES
-from udpm.users import BayesianUser, power_loss
+from udpm.claims.tables import PAPER_TABLES
+from udpm.core.mechanisms import truncated_geometric
+from udpm.core.signatures import signature
+from udpm.core.users import BayesianUser, power_loss
+from udpm.lp.certify import solve
+from udpm.lp.programs import bayesian_lp
 
 FIGURES = PAPER_TABLES / "figures"
 HALF = Fraction(1, 2)

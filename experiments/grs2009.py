@@ -20,15 +20,15 @@ from experiments.grs2011 import (
     parsed,
     with_errata,
 )
-from udpm import linalg
-from udpm.certificates import certificate_of
-from udpm.claims import Context, Findings, checks
+from udpm.claims.instances import TABLE
+from udpm.claims.registry import Context, Findings, checks
+from udpm.claims.tables import compare_printed, printed
+from udpm.core import linalg
+from udpm.core.mechanisms import geometric_pmf, geometric_tail
+from udpm.core.signatures import ZERO, render, signature
+from udpm.core.users import BayesianUser, power_loss
 from udpm.errors import InvalidInput
-from udpm.instances import TABLE
-from udpm.mechanisms import geometric_pmf, geometric_tail
-from udpm.signatures import ZERO, render, signature
-from udpm.tables import compare_printed, printed
-from udpm.users import BayesianUser, power_loss
+from udpm.lp.certificates import certificate_of
 
 HALF = Fraction(1, 2)
 

@@ -1,7 +1,7 @@
 """grs2011 (journal version): regenerate each printed table and example and diff it.
 
 Each function recomputes one item exactly from its definition and compares it with the
-verbatim transcription in paper_tables/printed/grs2011.json (:func:`udpm.tables.compare_printed`,
+verbatim transcription in paper_tables/printed/grs2011.json (:func:`udpm.claims.tables.compare_printed`,
 one ``table`` instance per printed item; every difference is an erratum).  Every property the
 paper asserts about a printed object (it is a mechanism, it is alpha-DP, it is a vertex, ...) is
 decided on the printed object itself, as its own ``table`` instance.  An optimality certificate
@@ -17,19 +17,19 @@ from fractions import Fraction
 
 import sympy
 
-from udpm import linalg
-from udpm.certificates import certificate_of
-from udpm.certify import Certified, is_vertex, sign_of, solve, split_coefficient
-from udpm.claims import UNCLASSIFIED, Context, Findings, checks
+from udpm.claims.instances import BOUNDED, TABLE
+from udpm.claims.registry import UNCLASSIFIED, Context, Findings, checks
+from udpm.claims.tables import PrintedItem, compare_printed, decimal_matches_real, parse_exact, printed
+from udpm.core import linalg
+from udpm.core.mechanisms import geometric_window, truncated_geometric
+from udpm.core.privacy import dp_violations
+from udpm.core.remaps import bayes_remap, derive, deterministic_remap
+from udpm.core.signatures import remap_from_signature, render, signature
+from udpm.core.users import BayesianUser, Loss, binary_loss, power_loss
 from udpm.errors import InvalidInput
-from udpm.instances import BOUNDED, TABLE
-from udpm.mechanisms import geometric_window, truncated_geometric
-from udpm.privacy import dp_violations
-from udpm.programs import Constraint, LinearProgram, bayesian_lp
-from udpm.remaps import bayes_remap, derive, deterministic_remap
-from udpm.signatures import remap_from_signature, render, signature
-from udpm.tables import PrintedItem, compare_printed, decimal_matches_real, parse_exact, printed
-from udpm.users import BayesianUser, Loss, binary_loss, power_loss
+from udpm.lp.certificates import certificate_of
+from udpm.lp.certify import Certified, is_vertex, sign_of, solve, split_coefficient
+from udpm.lp.programs import Constraint, LinearProgram, bayesian_lp
 
 HALF = Fraction(1, 2)
 PROPERTY = "exact property check of the printed object"

@@ -1,6 +1,6 @@
 """gs2010 (minimax agents): regenerate each printed table and example and diff it.
 
-Every printed item is compared with :func:`udpm.tables.compare_printed` (a ``table`` instance,
+Every printed item is compared with :func:`udpm.claims.tables.compare_printed` (a ``table`` instance,
 every difference an erratum); every property the paper asserts of a printed object (a
 mechanism, alpha-DP, not derivable from G) is decided on that object.  An LP certificate or an
 exact solve that exhausts every mechanism (or every interaction, every remap) for the paper's
@@ -21,16 +21,16 @@ from experiments.grs2011 import (
     parsed,
     with_errata,
 )
-from udpm import linalg
-from udpm.certificates import certificate_of
-from udpm.certify import solve
-from udpm.claims import UNCLASSIFIED, Context, Findings, checks
-from udpm.instances import BOUNDED, TABLE
-from udpm.mechanisms import geometric_pmf, truncated_geometric
-from udpm.programs_minimax import matrix_of, optimal_interaction_lp, optimal_mechanism_lp
-from udpm.remaps import derive
-from udpm.tables import compare_printed, printed
-from udpm.users import MinimaxUser, absolute_error
+from udpm.claims.instances import BOUNDED, TABLE
+from udpm.claims.registry import UNCLASSIFIED, Context, Findings, checks
+from udpm.claims.tables import compare_printed, printed
+from udpm.core import linalg
+from udpm.core.mechanisms import geometric_pmf, truncated_geometric
+from udpm.core.remaps import derive
+from udpm.core.users import MinimaxUser, absolute_error
+from udpm.lp.certificates import certificate_of
+from udpm.lp.certify import solve
+from udpm.lp.minimax import matrix_of, optimal_interaction_lp, optimal_mechanism_lp
 
 HALF = Fraction(1, 2)
 
@@ -302,7 +302,7 @@ def figure_1(ctx: Context, caption: list[str] | None = None,
     """gs2010 Figure 1: 'The probability distribution on outputs given by the Geometric Mechanism for alpha=0.2 and
     query result 5'.  Only the caption survives in the text (paper_tables/printed/gs2010.json); what it asserts is
     decided at its printed constants: alpha lies in the printed range [0, 1] (Section 2.1), the distribution Definition
-    1 gives there agrees with the library's independent geometric pmf (udpm.mechanisms), is a probability
+    1 gives there agrees with the library's independent geometric pmf (udpm.core.mechanisms), is a probability
     distribution (plotted window plus exact tails sum to 1, entries >= 0), and is centred at the printed result with
     neighbouring ratio alpha.  ``caption``: the printed constants (a false variant); ``pmf``: Definition 1's formula;
     ``values``: plotted values read off a figure, outputs 0..10 (none survive in the text: by default the plotted
@@ -321,7 +321,7 @@ def figure_1(ctx: Context, caption: list[str] | None = None,
         bad = [r for r in FIG1_WINDOW if library[r] != plotted[r]]
         rec.decide(not bad, f"{where}: Pr[output = {bad[0]}] = {plotted[bad[0]]} plotted, "
                    f"{library[bad[0]]} by the library" if bad else "", n=None, alpha=alpha, kind=TABLE,
-                   method="exact comparison with udpm.mechanisms.geometric_pmf",
+                   method="exact comparison with udpm.core.mechanisms.geometric_pmf",
                    covers="Figure 1's outputs 0..10: the plotted pmf = the library's geometric pmf at the caption's "
                    "constants")
     with rec.deciding(n=None, alpha=alpha, kind=TABLE, method=PROPERTY,
@@ -346,7 +346,7 @@ def figure_1(ctx: Context, caption: list[str] | None = None,
     rec.note(KIND_NOTE)
     rec.note("the paper's text prints no value of the plot, only its caption (alpha = 0.2, query result 5), "
              "transcribed in paper_tables/printed/gs2010.json; each property is decided at those printed constants "
-             "with Definition 1's formula, cross-checked against udpm.mechanisms; a caption constant outside [0, 1) "
+             "with Definition 1's formula, cross-checked against udpm.core.mechanisms; a caption constant outside [0, 1) "
              "(where the pmf is no distribution) is refuted, but another alpha in (0, 1) or another result would "
              "still describe a valid figure, and no plotted value survives to tell them apart")
     return rec

@@ -1,13 +1,13 @@
 """The DP libraries' geometric mechanisms audited exactly; not a @checks claim.
 
 For n = 5, 10, 50 at alpha = 1/2, and at each library's default or documented-example parameter, asks of
-each mechanism of :mod:`udpm.adapters`: is it alpha-DP, is it T(n, alpha), is it universally optimal?
-Every verdict is :func:`udpm.audit`'s on the :class:`~udpm.adapters.LibraryMechanism` itself (no users,
+each mechanism of :mod:`udpm.auditing.adapters`: is it alpha-DP, is it T(n, alpha), is it universally optimal?
+Every verdict is :func:`udpm.audit`'s on the :class:`~udpm.auditing.adapters.LibraryMechanism` itself (no users,
 no witness search, a budget of ``TIMEOUT_S`` seconds, a step out of time shown as a timeout):
 
 * a rational alpha_lib: the exact matrix, its tightest privacy level, and the remap question by its
-  cheapest exact certificate (:mod:`udpm.universality_check`);
-* an irrational alpha_lib = e^-r: :mod:`udpm.library_audit` (adjacent ratios A, 1/A or 1 by sympy, e^-r
+  cheapest exact certificate (:mod:`udpm.auditing.universality_check`);
+* an irrational alpha_lib = e^-r: :mod:`udpm.auditing.library` (adjacent ratios A, 1/A or 1 by sympy, e^-r
   against alpha by arb balls; not universally optimal at alpha < alpha_lib since T(n, alpha) is not
   alpha_lib-DP while every remap of M is).
 
@@ -30,11 +30,11 @@ from pathlib import Path
 import sympy
 
 from udpm import audit
-from udpm.adapters import LibraryMechanism
-from udpm.adapters import diffprivlib as dpl
-from udpm.adapters import opendp as odp
-from udpm.adapters import tumult as tmt
-from udpm.questions import fast_truncated_geometric
+from udpm.auditing.adapters import LibraryMechanism
+from udpm.auditing.adapters import diffprivlib as dpl
+from udpm.auditing.adapters import opendp as odp
+from udpm.auditing.adapters import tumult as tmt
+from udpm.auditing.questions import fast_truncated_geometric
 
 NS = (5, 10, 50)
 ALPHA = Fraction(1, 2)

@@ -2,7 +2,7 @@
 
 zlcn2013 writes alpha > 1 (alpha = e^eps).  x-hat, y-hat, rho, Lemma 2's sum and Theorem 3's
 tables and relations are transcribed in paper_tables/printed/zlcn2013.json and compared by the
-zlcn2013 claims in proofs/countrange.py (lemma2) and proofs/countrange_theorem3.py (thm3); this
+zlcn2013 claims in proofs/countrange/lemma2.py (lemma2) and proofs/countrange/theorem3.py (thm3); this
 module compares the printed matrix M of Theorem 7's proof sketch.
 """
 
@@ -14,10 +14,10 @@ from collections.abc import Callable
 import sympy
 
 from experiments.grs2011 import PROPERTY
-from udpm.claims import UNCLASSIFIED, Context, Findings, checks
+from udpm.claims.instances import TABLE
+from udpm.claims.registry import UNCLASSIFIED, Context, Findings, checks
+from udpm.claims.tables import printed
 from udpm.errors import InvalidInput
-from udpm.instances import TABLE
-from udpm.tables import printed
 
 A = sympy.Symbol("alpha", positive=True)  # zlcn2013's alpha > 1
 N = sympy.Symbol("n", integer=True, positive=True)
@@ -152,7 +152,7 @@ def theorem_7_matrix(ctx: Context, mechanism: Callable = range_restricted) -> Fi
 def _raw(item, key: str) -> str:
     import json
 
-    from udpm.tables import PRINTED
+    from udpm.claims.tables import PRINTED
 
     data = json.loads((PRINTED / f"{item.paper}.json").read_text(encoding="utf-8"))
     return data["items"][item.key][key]

@@ -1,4 +1,4 @@
-"""udpm.adapters: exact pmf matrices of DP libraries' geometric mechanisms (issue 13, section 3).
+"""udpm.auditing.adapters: exact pmf matrices of DP libraries' geometric mechanisms (issue 13, section 3).
 
 The exact parts run everywhere.  The sampler tests need the optional extras (``pip install -e
 '.[adapters]'``) and are skipped without them (pytest.importorskip).  Each draws N samples from the
@@ -20,12 +20,12 @@ from fractions import Fraction as F
 import pytest
 import sympy
 
-from udpm.adapters import clamped_geometric, compare_exp_neg, lumped_geometric
-from udpm.adapters import diffprivlib as dpl
-from udpm.adapters import opendp as odp
-from udpm.adapters import tumult as tmt
+from udpm.auditing.adapters import clamped_geometric, compare_exp_neg, lumped_geometric
+from udpm.auditing.adapters import diffprivlib as dpl
+from udpm.auditing.adapters import opendp as odp
+from udpm.auditing.adapters import tumult as tmt
+from udpm.core.mechanisms import truncated_geometric
 from udpm.errors import InvalidInput
-from udpm.mechanisms import truncated_geometric
 
 P_FAIL = 1e-6
 

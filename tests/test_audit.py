@@ -1,4 +1,4 @@
-"""The public API (udpm.questions, udpm.audit_report, udpm.exact_inputs): exact answers,
+"""The public API (udpm.auditing.questions, udpm.auditing.report, udpm.auditing.exact_inputs): exact answers,
 the theorem's two directions with witnesses, one-line typed errors."""
 
 from __future__ import annotations
@@ -11,14 +11,16 @@ import numpy as np
 import pytest
 
 import udpm
-from udpm import audit_report, exact_inputs, linalg, questions
-from udpm.audit_report import audit
-from udpm.certificates import check_certificate
+from udpm.auditing import exact_inputs, questions
+from udpm.auditing import report as audit_report
+from udpm.auditing.exact_inputs import IrrationalAlpha, NotRationalizable, alpha_from_eps, exact_matrix, make_user
+from udpm.auditing.questions import best_remap, derive, is_private, is_universally_optimal, optimal_for
+from udpm.auditing.report import audit
+from udpm.core import linalg
+from udpm.core.mechanisms import geometric_tail, geometric_window, truncated_geometric
+from udpm.core.remaps import compose, deterministic_remap
 from udpm.errors import InvalidAlpha, InvalidDistribution, InvalidInput, InvalidMatrix, NotStochastic
-from udpm.exact_inputs import IrrationalAlpha, NotRationalizable, alpha_from_eps, exact_matrix, make_user
-from udpm.mechanisms import geometric_tail, geometric_window, truncated_geometric
-from udpm.questions import best_remap, derive, is_private, is_universally_optimal, optimal_for
-from udpm.remaps import compose, deterministic_remap
+from udpm.lp.certificates import check_certificate
 
 
 def lumped_geometric(n: int, a: F, k: int = 2) -> list[list[F]]:
@@ -48,7 +50,7 @@ def test_public_names_are_exported_from_udpm():
     for module, names in homes.items():
         for name in names:
             assert getattr(udpm, name) is getattr(module, name)
-    # no module is named udpm.audit: udpm.audit is the function audit() (its module is udpm.audit_report)
+    # no module is named udpm.audit: udpm.audit is the function audit() (its module is udpm.auditing.report)
     assert udpm.audit is audit
     with pytest.raises(ModuleNotFoundError):
         importlib.import_module("udpm.audit")

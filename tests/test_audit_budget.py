@@ -10,15 +10,17 @@ from fractions import Fraction as F
 
 import pytest
 
-from udpm import audit, linalg, witness_users
+from udpm import audit
+from udpm.auditing import witness_users
+from udpm.auditing.privacy_level import privacy_level
+from udpm.auditing.questions import fast_truncated_geometric, is_universally_optimal
+from udpm.auditing.time_budget import Budget, run_within
+from udpm.auditing.universality_check import decide_remap
+from udpm.auditing.witness_users import fast_best_remap, find_witness, lp_proposal, weights_of
 from udpm.cli import main
+from udpm.core import linalg
+from udpm.core.mechanisms import truncated_geometric
 from udpm.errors import InvalidInput, SolverTimeout
-from udpm.mechanisms import truncated_geometric
-from udpm.privacy_level import privacy_level
-from udpm.questions import fast_truncated_geometric, is_universally_optimal
-from udpm.time_budget import Budget, run_within
-from udpm.universality_check import decide_remap
-from udpm.witness_users import fast_best_remap, find_witness, lp_proposal, weights_of
 
 
 def rr(n: int, beta: F) -> list[list[F]]:
@@ -65,7 +67,7 @@ def test_the_remap_certificates_are_exact():
 
 
 def test_a_defective_remap_is_refused_by_the_check():
-    from udpm.universality_check import checked
+    from udpm.auditing.universality_check import checked
 
     t = truncated_geometric(2, F(1, 2))
     with pytest.raises(AssertionError):
@@ -118,7 +120,7 @@ def test_every_witness_path_gives_an_exactly_rechecked_user(monkeypatch):
     t = fast_truncated_geometric(3, a)
     w = lp_proposal(m, t, 10)  # floats propose a legal W; the witness is re-checked exactly
     assert w is not None
-    from udpm.every_user import LEGAL, in_cone
+    from udpm.auditing.every_user import LEGAL, in_cone
 
     assert in_cone(w, LEGAL)
     monkeypatch.setattr(witness_users, "named_users", lambda n: [])
@@ -134,8 +136,8 @@ def test_every_witness_path_gives_an_exactly_rechecked_user(monkeypatch):
 
 
 def test_fast_best_remap_agrees_with_the_reference():
-    from udpm.exact_inputs import make_user
-    from udpm.questions import best_remap
+    from udpm.auditing.exact_inputs import make_user
+    from udpm.auditing.questions import best_remap
 
     m = boundary_rr(4)
     for loss in ("abs", "zero-one", "squared"):
@@ -178,6 +180,6 @@ def test_a_witness_that_fails_its_exact_recheck_changes_nothing(monkeypatch):
 
 
 def test_privacy_level_is_part_of_the_questions():
-    from udpm import questions
+    from udpm.auditing import questions
 
     assert questions.privacy_level is privacy_level and "privacy_level" in questions.__all__

@@ -53,7 +53,7 @@ def test_the_audit_page_renders_offline_with_its_pictures(chromium, tmp_path, n,
 def test_the_page_shows_a_decimal_beside_every_long_fraction(tmp_path):
     import math
 
-    from udpm.adapters import opendp as odp
+    from udpm.auditing.adapters import opendp as odp
 
     report = audit(odp.geometric_bounded(5, 1 / math.log(2)), "1/2")
     for text in (report.to_text(), report.to_html()):
@@ -64,7 +64,7 @@ def test_the_page_shows_a_decimal_beside_every_long_fraction(tmp_path):
 def test_a_library_mechanism_with_an_irrational_ratio_is_drawn_too(chromium, tmp_path):
     import math
 
-    from udpm.adapters import diffprivlib as dpl
+    from udpm.auditing.adapters import diffprivlib as dpl
 
     page = tmp_path / "lib.html"
     page.write_text(audit(dpl.geometric_truncated(6, math.log(2)), "1/2").to_html(), encoding="utf-8")

@@ -14,12 +14,12 @@ import pytest
 import sympy
 
 from udpm import audit
-from udpm.adapters import diffprivlib as dpl
-from udpm.adapters import opendp as odp
-from udpm.adapters.registry import LIBRARY_MECHANISMS, library_mechanism
+from udpm.auditing.adapters import diffprivlib as dpl
+from udpm.auditing.adapters import opendp as odp
+from udpm.auditing.adapters.registry import LIBRARY_MECHANISMS, library_mechanism
+from udpm.auditing.privacy_level import privacy_level
 from udpm.cli import main
 from udpm.errors import InvalidInput
-from udpm.privacy_level import privacy_level
 
 ROOT = Path(__file__).resolve().parent.parent
 

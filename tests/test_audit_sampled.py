@@ -1,4 +1,4 @@
-"""exact="sampled": sample counts audited at a stated confidence by udpm.sampled_audit, said as statistical."""
+"""exact="sampled": sample counts audited at a stated confidence by udpm.auditing.sampled, said as statistical."""
 
 from __future__ import annotations
 

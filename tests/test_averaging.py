@@ -11,14 +11,14 @@ import pytest
 import sympy as sp
 import z3
 
-from proofs import averaging as avg
-from udpm import databases as udb
-from udpm.claims import Context, Findings
+from proofs.databases import averaging as avg
+from udpm.claims.evidence import Status, grid_text
+from udpm.claims.instances import ALL_N, BOUNDED, SAMPLED, Outcome
+from udpm.claims.registry import Context, Findings
+from udpm.core.privacy import database_dp_violations, dp_violations
 from udpm.errors import VacuousPremise
-from udpm.evidence import Status, grid_text
-from udpm.instances import ALL_N, BOUNDED, SAMPLED, Outcome
-from udpm.privacy import database_dp_violations, dp_violations
-from udpm.programs_database import DatabaseSpace, average_by_count
+from udpm.induction import databases as udb
+from udpm.lp.database import DatabaseSpace, average_by_count
 
 CTX = Context()
 F = Fraction

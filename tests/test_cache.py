@@ -1,4 +1,4 @@
-"""udpm.cache: entries round-trip, a rerun reuses them, corrupt or truncated entries are detected and recomputed."""
+"""udpm.run.cache: entries round-trip, a rerun reuses them, corrupt or truncated entries are detected and recomputed."""
 
 from __future__ import annotations
 
@@ -6,11 +6,11 @@ import json
 
 import pytest
 
-from udpm import executor
-from udpm.cache import Cache, cacheable, code_hash, from_payload, to_payload
-from udpm.claims import Context, load_checkers
-from udpm.instances import BOUNDED, Findings
-from udpm.records import canonical
+from udpm.claims.instances import BOUNDED, Findings
+from udpm.claims.records import canonical
+from udpm.claims.registry import Context, load_checkers
+from udpm.run import executor
+from udpm.run.cache import Cache, cacheable, code_hash, from_payload, to_payload
 
 CLAIM = "grs2011.lemma5.5"  # planned: one task per (n, alpha), a few seconds in all at the quick scope
 

@@ -1,4 +1,4 @@
-"""udpm.certificates: exported certificates re-verify with the standard library alone; tampered ones are rejected."""
+"""udpm.lp.certificates: exported certificates re-verify with the standard library alone; tampered ones are rejected."""
 
 from __future__ import annotations
 
@@ -11,11 +11,18 @@ from pathlib import Path
 import pytest
 import sympy
 
-from udpm.certificates import Rejected, check_certificate, check_file, exact_sign, export_certificates, to_certificate
-from udpm.certify import solve
-from udpm.evidence import Evidence, Result, Status
-from udpm.programs import Constraint, LinearProgram, bayesian_lp
-from udpm.users import BayesianUser, absolute_error, power_loss
+from udpm.claims.evidence import Evidence, Result, Status
+from udpm.core.users import BayesianUser, absolute_error, power_loss
+from udpm.lp.certificates import (
+    Rejected,
+    check_certificate,
+    check_file,
+    exact_sign,
+    export_certificates,
+    to_certificate,
+)
+from udpm.lp.certify import solve
+from udpm.lp.programs import Constraint, LinearProgram, bayesian_lp
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -90,7 +97,7 @@ def test_export_and_command_line(tmp_path, rational_cert, irrational_cert):
     paths = export_certificates(results, tmp_path)
     assert [p.name for p in paths] == ["x.claim.cert.json", "y.claim.cert.json"]
     assert all(check_file(p) == [] for p in paths)
-    run = [sys.executable, "-m", "udpm.certificates"]
+    run = [sys.executable, "-m", "udpm.lp.certificates"]
     ok = subprocess.run([*run, *map(str, paths)], cwd=ROOT, capture_output=True, text=True)
     assert ok.returncode == 0, ok.stdout + ok.stderr
     doc = json.loads(paths[0].read_text())
@@ -103,7 +110,7 @@ def test_export_and_command_line(tmp_path, rational_cert, irrational_cert):
 
 def test_checker_uses_only_the_standard_library():
     code = (
-        "import sys, udpm.certificates as c; "
+        "import sys, udpm.lp.certificates as c; "
         "bad = [m for m in ('sympy', 'flint', 'numpy', 'highspy', 'z3') if m in sys.modules]; "
         "sys.exit(1 if bad else 0)"
     )

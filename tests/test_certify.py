@@ -1,4 +1,4 @@
-"""udpm.certify: exact optima, exact duals, uniqueness, vertices, fallbacks, and answers that are never guessed."""
+"""udpm.lp.certify: exact optima, exact duals, uniqueness, vertices, fallbacks, and answers that are never guessed."""
 
 from __future__ import annotations
 
@@ -11,7 +11,11 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from udpm.certify import (
+from udpm.core.mechanisms import truncated_geometric
+from udpm.core.remaps import compose, deterministic_remap
+from udpm.core.users import BayesianUser, absolute_error, binary_loss, power_loss
+from udpm.errors import CertificationFailed, InvalidInput, SolverTimeout
+from udpm.lp.certify import (
     _check,
     _check_unique,
     _Clock,
@@ -27,11 +31,7 @@ from udpm.certify import (
     standard_form,
     vertex_reduced_costs,
 )
-from udpm.errors import CertificationFailed, InvalidInput, SolverTimeout
-from udpm.mechanisms import truncated_geometric
-from udpm.programs import Constraint, LinearProgram, bayesian_lp, objective_value, violated_constraint
-from udpm.remaps import compose, deterministic_remap
-from udpm.users import BayesianUser, absolute_error, binary_loss, power_loss
+from udpm.lp.programs import Constraint, LinearProgram, bayesian_lp, objective_value, violated_constraint
 
 
 def flat(m):

@@ -137,7 +137,7 @@ def test_jobs_and_filters_give_byte_identical_claim_records(tmp_path):
     for k, pattern in enumerate(("grs2011.fig1*", "gs2010.appB", "zlcn2013.def6")):
         parts.append(tmp_path / f"part{k}.json")
         assert run("--only", pattern, "--json", str(parts[-1])).returncode == 0
-    records = [sys.executable, "-m", "udpm.records", "same"]
+    records = [sys.executable, "-m", "udpm.claims.records", "same"]
     for other in ([parallel], parts):
         proc = subprocess.run([*records, str(serial), *map(str, other)], cwd=ROOT, capture_output=True, text=True)
         assert proc.returncode == 0, proc.stdout + proc.stderr
@@ -232,8 +232,8 @@ def test_written_files_keep_their_mode_and_certificates_are_this_runs_only(proje
 SLOW_Z3_CHECK = '''
 import os, pathlib
 import z3
-from udpm.claims import checks
-from udpm.smt import decide
+from udpm.claims.registry import checks
+from udpm.smt.solvers import decide
 
 @checks("grs2011.lemma5.7")
 def slow(ctx):

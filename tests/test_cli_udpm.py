@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from udpm.audit_report import audit
-from udpm.certificates import check_file
+from udpm.auditing.report import audit
 from udpm.cli import main
-from udpm.mechanisms import truncated_geometric
+from udpm.core.mechanisms import truncated_geometric
+from udpm.lp.certificates import check_file
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -178,8 +178,8 @@ def test_an_empirical_matrix_is_audited_as_an_estimate_and_says_so(files, capsys
 
 
 def test_the_estimated_mode_takes_the_binary_values_and_renormalises():
+    from udpm.auditing.exact_inputs import exact_matrix
     from udpm.errors import InvalidMatrix
-    from udpm.exact_inputs import exact_matrix
 
     m, conv = exact_matrix([[0.5, 0.25], [0.25, 0.5]], exact="estimated")
     assert m == [[F(2, 3), F(1, 3)], [F(1, 3), F(2, 3)]] and conv.replaced == 4 and conv.max_deviation == F(1, 4)

@@ -5,10 +5,10 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
-from udpm.evidence import Evidence, Result, Status
-from udpm.instances import Erratum
-from udpm.report import Outcome
-from udpm.statements import Statement
+from udpm.claims.evidence import Evidence, Result, Status
+from udpm.claims.instances import Erratum
+from udpm.claims.statements import Statement
+from udpm.outputs.results import Outcome
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -1,4 +1,4 @@
-"""proofs/converse.py: the converse of grs2011 Lemma 5.10 is decided for every candidate, and a wrong claimed set is
+"""proofs/universality/converse.py: the converse of grs2011 Lemma 5.10 is decided for every candidate, and a wrong claimed set is
 refuted with a concrete candidate and, where it is a unique optimum, its certified user."""
 
 from __future__ import annotations
@@ -8,14 +8,14 @@ from fractions import Fraction as F
 import pytest
 import z3
 
-from proofs import converse as c
-from udpm.claims import Context
+from proofs.universality import converse as c
+from udpm.auditing.every_user import user_of
+from udpm.claims.evidence import Status, grid_text
+from udpm.claims.instances import BOUNDED
+from udpm.claims.registry import Context
+from udpm.core.mechanisms import truncated_geometric
 from udpm.errors import VacuousPremise
-from udpm.every_user import user_of
-from udpm.evidence import Status, grid_text
-from udpm.instances import BOUNDED
-from udpm.mechanisms import truncated_geometric
-from udpm.smt import premise_witness
+from udpm.smt.solvers import premise_witness
 
 CTX = Context()
 HALF = F(1, 2)

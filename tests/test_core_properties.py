@@ -9,14 +9,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from udpm import linalg
-from udpm.conventions import alpha_from_zlcn2013, alpha_to_zlcn2013
+from udpm.core import linalg
+from udpm.core.conventions import alpha_from_zlcn2013, alpha_to_zlcn2013
+from udpm.core.mechanisms import truncated_geometric
+from udpm.core.privacy import dp_violations, is_dp
+from udpm.core.remaps import bayes_remap, compose, derive, deterministic_remap
+from udpm.core.users import BayesianUser, Loss
+from udpm.core.validate import alpha_in_unit_interval, size
 from udpm.errors import InvalidAlpha, InvalidSize, NotStochastic
-from udpm.mechanisms import truncated_geometric
-from udpm.privacy import dp_violations, is_dp
-from udpm.remaps import bayes_remap, compose, derive, deterministic_remap
-from udpm.users import BayesianUser, Loss
-from udpm.validate import alpha_in_unit_interval, size
 
 SETTINGS = settings(max_examples=40, deadline=None, derandomize=True)
 

@@ -7,20 +7,20 @@ from fractions import Fraction as F
 import pytest
 import sympy as sp
 
-from proofs import countrange as c
-from proofs import countrange_alpha as ca
-from proofs import countrange_databases as cdb
-from proofs import countrange_derivation as cd
-from proofs import countrange_lemma1 as c1
-from proofs import countrange_lemma3 as c3
-from proofs import countrange_lemma3_formulas as cfm
-from proofs import countrange_optimum_consumers as coc
-from proofs import countrange_theorem3 as t3
-from proofs import countrange_vectors as cv
-from udpm.claims import Context, Status, restrict
+from proofs.countrange import alpha as ca
+from proofs.countrange import databases as cdb
+from proofs.countrange import derivation as cd
+from proofs.countrange import lemma1 as c1
+from proofs.countrange import lemma2 as c
+from proofs.countrange import lemma3 as c3
+from proofs.countrange import lemma3_formulas as cfm
+from proofs.countrange import optimum_consumers as coc
+from proofs.countrange import theorem3 as t3
+from proofs.countrange import vectors as cv
+from udpm.claims.instances import ALL_N, BOUNDED, TABLE, Outcome
+from udpm.claims.registry import Context, Status, restrict
+from udpm.core.users import is_legal_function
 from udpm.errors import ExpectationsError, InvalidAlpha, VacuousPremise
-from udpm.instances import ALL_N, BOUNDED, TABLE, Outcome
-from udpm.users import is_legal_function
 
 CTX = Context()
 

@@ -9,18 +9,18 @@ from fractions import Fraction
 import pytest
 import z3
 
-from proofs import countrange_cones as cones
-from proofs import countrange_consumers as cc
-from proofs.approximation_ratio import legal_vertices
-from proofs.countrange_alpha import zlcn_label
-from proofs.countrange_family import condition5
-from proofs.countrange_lp import ALPHAS_Z
-from udpm.certify import solve
-from udpm.claims import Context, Status
+from proofs.countrange import cones
+from proofs.countrange import consumers as cc
+from proofs.countrange.alpha import zlcn_label
+from proofs.countrange.approximation_ratio import legal_vertices
+from proofs.countrange.family import condition5
+from proofs.countrange.lp import ALPHAS_Z
+from udpm.claims.instances import BOUNDED, SAMPLED, Outcome
+from udpm.claims.registry import Context, Status
+from udpm.core.users import CountRangeConsumer, is_legal_function
 from udpm.errors import VacuousPremise
-from udpm.instances import BOUNDED, SAMPLED, Outcome
-from udpm.programs_countrange import legal_function_lp, psi1, psi2
-from udpm.users import CountRangeConsumer, is_legal_function
+from udpm.lp.certify import solve
+from udpm.lp.countrange import legal_function_lp, psi1, psi2
 
 CTX = Context()
 ZL = [zlcn_label(a) for a in ALPHAS_Z]

@@ -7,14 +7,14 @@ from fractions import Fraction
 import pytest
 import z3
 
-from proofs import approximation_ratio as ar
-from proofs import countrange_lp as cr
-from proofs.countrange_alpha import SYMBOLIC, zlcn_label
-from udpm.claims import Context, Status
+from proofs.countrange import approximation_ratio as ar
+from proofs.countrange import lp as cr
+from proofs.countrange.alpha import SYMBOLIC, zlcn_label
+from udpm.claims.instances import ALL_N, BOUNDED, SAMPLED, Outcome
+from udpm.claims.registry import Context, Status
+from udpm.core.users import CountRangeConsumer
 from udpm.errors import InvalidInput, VacuousPremise
-from udpm.instances import ALL_N, BOUNDED, SAMPLED, Outcome
-from udpm.programs_countrange import legal_function_lp, psi1, psi2
-from udpm.users import CountRangeConsumer
+from udpm.lp.countrange import legal_function_lp, psi1, psi2
 
 CTX = Context()
 ZL = [zlcn_label(a) for a in cr.ALPHAS_Z]

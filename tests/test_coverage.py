@@ -6,10 +6,10 @@ from fractions import Fraction
 
 import pytest
 
-from udpm.coverage import alpha_span, coverage, parts_of
-from udpm.evidence import Status, derive
-from udpm.instances import ALL_N, BOUNDED, SAMPLED, Findings
-from udpm.statements import AlphaRange, PrintedClass
+from udpm.claims.coverage import alpha_span, coverage, parts_of
+from udpm.claims.evidence import Status, derive
+from udpm.claims.instances import ALL_N, BOUNDED, SAMPLED, Findings
+from udpm.claims.statements import AlphaRange, PrintedClass
 
 CLOSED = PrintedClass(AlphaRange.parse("[0, 1]"), "", None)
 OPEN = PrintedClass(AlphaRange.parse("(0, 1)"), "", None)
@@ -93,7 +93,7 @@ def test_a_statement_at_fixed_alphas_needs_each_of_them():
 
 
 def test_a_claim_resting_on_a_partial_claim_is_partial():
-    from udpm.evidence import cap
+    from udpm.claims.evidence import cap
 
     r = derive(rec(("1/2", BOUNDED, "")), printed=OPEN)
     r = cap(r, {"dep": Status.PARTIAL})
@@ -101,7 +101,7 @@ def test_a_claim_resting_on_a_partial_claim_is_partial():
 
 
 def test_a_narrower_class_keeps_the_instances_inside_it():
-    from udpm.coverage import restricted_to
+    from udpm.claims.coverage import restricted_to
 
     r = Findings("t.claim")
     r.decide(True, n=None, alpha="symbolic alpha in (0,1)", kind=ALL_N, method="m")
@@ -117,7 +117,7 @@ def test_a_narrower_class_keeps_the_instances_inside_it():
 
 
 def test_a_corrected_claim_is_decided_by_the_printed_check_restricted():
-    from udpm.claims import Context, load_checkers, run_claim
+    from udpm.claims.registry import Context, load_checkers, run_claim
 
     load_checkers()
     printed, _ = run_claim("gs2010.def1", Context())
@@ -128,9 +128,9 @@ def test_a_corrected_claim_is_decided_by_the_printed_check_restricted():
 
 # --- n: an all-n argument reaches the printed n only from its own first n on ------------------------
 
-from udpm.coverage import restricted_to  # noqa: E402
+from udpm.claims.coverage import restricted_to  # noqa: E402
+from udpm.claims.statements import NRange  # noqa: E402
 from udpm.errors import CatalogError, HarnessError  # noqa: E402
-from udpm.statements import NRange  # noqa: E402
 
 FROM_ZERO = PrintedClass(AlphaRange.parse("(0, 1)"), "", NRange(0))
 FROM_ONE = PrintedClass(AlphaRange.parse("(0, 1)"), "", NRange(1))
@@ -191,7 +191,7 @@ def test_a_restriction_keeps_the_decisions_at_its_n():
     ],
 )
 def test_a_malformed_n_is_refused(n, message):
-    from udpm.statements import _claim as parse_claim
+    from udpm.claims.statements import _claim as parse_claim
 
     entry = {"id": "grs2011.c", "where": "here", "summary": "s", "quote": "q", "n": {**n, "quote": ""}}
     with pytest.raises(CatalogError, match=message):

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from udpm.records import load, merge
+from udpm.claims.records import load, merge
 
 ROOT = Path(__file__).resolve().parent.parent
 ONLY = ["--only", "grs2011.lemma5.5", "--only", "grs2011.ex2.1"]

@@ -10,14 +10,14 @@ from fractions import Fraction
 import pytest
 import sympy
 
-from proofs import databases_appendix_c as appc
-from proofs import databases_theorem6_3 as thm63
-from udpm.claims import Context
+from proofs.databases import appendix_c as appc
+from proofs.databases import theorem6_3 as thm63
+from udpm.claims.evidence import Status, grid_text
+from udpm.claims.instances import BOUNDED, TABLE, Outcome
+from udpm.claims.registry import Context
+from udpm.claims.tables import printed
 from udpm.errors import InvalidInput, VacuousPremise
-from udpm.evidence import Status, grid_text
-from udpm.instances import BOUNDED, TABLE, Outcome
-from udpm.programs_database import DatabaseSpace, average_by_count
-from udpm.tables import printed
+from udpm.lp.database import DatabaseSpace, average_by_count
 
 CTX = Context()
 F = Fraction

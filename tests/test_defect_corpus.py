@@ -1,4 +1,4 @@
-"""udpm.defect_corpus: every fixture is diagnosed by the public API exactly as its data says."""
+"""udpm.auditing.defect_corpus: every fixture is diagnosed by the public API exactly as its data says."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from udpm import defect_corpus as dc
-from udpm import defect_mechanisms as dm
-from udpm.mechanisms import truncated_geometric
-from udpm.questions import is_private
-from udpm.validate import stochastic
+from udpm.auditing import defect_corpus as dc
+from udpm.auditing import defect_mechanisms as dm
+from udpm.auditing.questions import is_private
+from udpm.core.mechanisms import truncated_geometric
+from udpm.core.validate import stochastic
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -75,7 +75,7 @@ def test_the_corpus_covers_the_listed_defects() -> None:
 
 
 def test_rounded_laplace_closed_form_matches_the_integral() -> None:
-    from udpm.mechanisms import rounded_laplace_pmf
+    from udpm.core.mechanisms import rounded_laplace_pmf
 
     for k in (0, 1, -2):
         assert rounded_laplace_pmf(k, F(1, 4)) == dm.rounded_laplace_quarter(k)
@@ -99,7 +99,7 @@ def test_folded_matrix_matches_diffprivlibs_fold() -> None:
 def test_folded_fixture_is_consistent_with_diffprivlibs_sampler() -> None:
     """diffprivlib's GeometricFolded at eps = fl(ln 2) (alpha within 1e-16 of 1/2) against the fixture's matrix."""
     mech = pytest.importorskip("diffprivlib.mechanisms")
-    from udpm.sampled_audit import audit_samples
+    from udpm.auditing.sampled import audit_samples
 
     g = mech.GeometricFolded(epsilon=math.log(2), lower=-0.5, upper=3.5, random_state=3)
     counts = [[0] * 4 for _ in range(4)]

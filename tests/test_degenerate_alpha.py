@@ -1,4 +1,4 @@
-"""grs2011 Corollary 3.4 at its printed boundary alpha = 1 (proofs.degenerate_alpha): refuted with a concrete
+"""grs2011 Corollary 3.4 at its printed boundary alpha = 1 (proofs.boundary.alpha_one): refuted with a concrete
 mechanism; candidates that are pi o T, that are not mechanisms, or whose remaps are restricted do not refute."""
 
 from __future__ import annotations
@@ -7,8 +7,7 @@ from fractions import Fraction as F
 
 import pytest
 
-from proofs import characterization
-from proofs.degenerate_alpha import (
+from proofs.boundary.alpha_one import (
     READINGS,
     beating_user,
     constant_rows,
@@ -17,9 +16,10 @@ from proofs.degenerate_alpha import (
     permuted_forms,
     truncated_geometric_at_one,
 )
-from udpm.claims import Context, Status
+from proofs.universality import characterization
+from udpm.claims.instances import Findings, Outcome
+from udpm.claims.registry import Context, Status
 from udpm.errors import VacuousPremise
-from udpm.instances import Findings, Outcome
 
 CTX = Context(quick=True)
 
@@ -70,7 +70,7 @@ def test_both_readings_of_t_at_alpha_one_are_one_dp_and_distinct():
 
 
 def test_constant_remaps_attain_every_deterministic_one_dp_mechanism():
-    from proofs.degenerate_alpha import constant_beaten
+    from proofs.boundary.alpha_one import constant_beaten
 
     rec = Findings("grs2011.thm3.2")
     assert all(constant_beaten(n, range(n + 1), 10, rec) is None for n in (1, 2, 3))
@@ -78,7 +78,7 @@ def test_constant_remaps_attain_every_deterministic_one_dp_mechanism():
 
 @pytest.mark.parametrize("n", [1, 2, 3])
 def test_constant_beaten_fails_without_the_privacy_constraint_or_with_a_missing_target(n):
-    from proofs.degenerate_alpha import constant_beaten
+    from proofs.boundary.alpha_one import constant_beaten
 
     rec = Findings("grs2011.thm3.2")
     unprivate = constant_beaten(n, range(n + 1), 10, rec, one_dp=False)
@@ -88,7 +88,7 @@ def test_constant_beaten_fails_without_the_privacy_constraint_or_with_a_missing_
 
 
 def test_alpha_one_instances_of_theorem_3_2_are_refuted_when_a_result_is_never_a_target():
-    from proofs.degenerate_universality import every_one_dp_universal
+    from proofs.boundary.universality import every_one_dp_universal
 
     rec = Findings("grs2011.thm3.2")
     every_one_dp_universal(rec, CTX, "every 1-DP X", targets=(1,), part="if")

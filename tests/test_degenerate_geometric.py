@@ -1,13 +1,11 @@
-"""gs2010 Lemmas 1-3 and Theorem 2 at the printed boundary alpha in {0, 1} (proofs.degenerate_geometric): Lemma 1 and
+"""gs2010 Lemmas 1-3 and Theorem 2 at the printed boundary alpha in {0, 1} (proofs.boundary.geometric): Lemma 1 and
 Lemma 2 fail at alpha = 1 with exact witnesses, Theorem 2 and Lemma 3 hold; false variants are refuted."""
 
 from __future__ import annotations
 
 from fractions import Fraction as F
 
-from proofs import post_processing_example
-from proofs.column_replacement import lemma2_functional
-from proofs.degenerate_geometric import (
+from proofs.boundary.geometric import (
     definition4,
     definition4_at_zero,
     end_mechanisms_private,
@@ -21,10 +19,12 @@ from proofs.degenerate_geometric import (
     theorem2_at_boundary,
     zero_geometric,
 )
-from proofs.derivability import three_term
-from udpm import linalg
-from udpm.claims import Context
-from udpm.instances import Findings, Outcome
+from proofs.derivation.column_replacement import lemma2_functional
+from proofs.derivation.derivability import three_term
+from proofs.geometric import post_processing_example
+from udpm.claims.instances import Findings, Outcome
+from udpm.claims.registry import Context
+from udpm.core import linalg
 
 
 def _outcomes(rec):

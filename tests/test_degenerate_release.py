@@ -1,14 +1,14 @@
-"""gs2010 Algorithm 1 and Lemma 4 on chains touching the printed ends 0 and 1 (proofs.degenerate_release): they hold
+"""gs2010 Algorithm 1 and Lemma 4 on chains touching the printed ends 0 and 1 (proofs.release.boundary): they hold
 for n <= 3; a wrong coalition level and stages that re-perturb the true result are refuted exactly."""
 
 from __future__ import annotations
 
 from fractions import Fraction as F
 
-from proofs.degenerate_geometric import definition4
-from proofs.degenerate_release import CHAINS, algorithm1_at_boundary, boundary_stages, lemma4_at_boundary
-from udpm.instances import Findings, Outcome
-from udpm.linalg import identity
+from proofs.boundary.geometric import definition4
+from proofs.release.boundary import CHAINS, algorithm1_at_boundary, boundary_stages, lemma4_at_boundary
+from udpm.claims.instances import Findings, Outcome
+from udpm.core.linalg import identity
 
 
 def test_stages_at_the_ends():

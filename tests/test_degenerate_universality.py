@@ -1,5 +1,5 @@
 """The printed boundaries alpha = 0 and alpha = 1 of grs2011 Theorem 3.2, Corollary 3.3 and grs2009 Theorems 3.1, 6.1
-(proofs.degenerate_universality, proofs.degenerate_zero): they hold for n <= 3; each helper's false variant is
+(proofs.boundary.universality, proofs.boundary.alpha_zero): they hold for n <= 3; each helper's false variant is
 refuted with an exactly re-checked witness, and a contradictory premise is reported, not used."""
 
 from __future__ import annotations
@@ -8,7 +8,14 @@ from fractions import Fraction as F
 
 import pytest
 
-from proofs.degenerate_universality import (
+from proofs.boundary.alpha_zero import (
+    binary_user_second_optimum,
+    formula_at_zero,
+    identity,
+    identity_beaten,
+    non_permutation_deriving_identity,
+)
+from proofs.boundary.universality import (
     corollary_3_3_at_boundary,
     every_one_dp_universal,
     grs2011_one_geometric,
@@ -16,16 +23,9 @@ from proofs.degenerate_universality import (
     theorem_3_1_at_boundary,
     theorem_3_2_at_boundary,
 )
-from proofs.degenerate_zero import (
-    binary_user_second_optimum,
-    formula_at_zero,
-    identity,
-    identity_beaten,
-    non_permutation_deriving_identity,
-)
-from udpm.claims import Context, Status
+from udpm.claims.instances import Findings, Outcome
+from udpm.claims.registry import Context, Status
 from udpm.errors import VacuousPremise
-from udpm.instances import Findings, Outcome
 
 CTX = Context(quick=True)
 
@@ -35,7 +35,7 @@ def test_theorem_3_2_holds_at_both_boundaries():
     theorem_3_2_at_boundary(rec, CTX)
     assert [d.outcome for d in rec.decisions] == [Outcome.HOLDS] * 12
     assert {d.instance.alpha for d in rec.decisions} == {"0", "1"}
-    # only the ends are decided here: the inside of [0, 1] is the check's (proofs/characterization.py)
+    # only the ends are decided here: the inside of [0, 1] is the check's (proofs/universality/characterization.py)
     cov = rec.result().coverage
     assert rec.status is Status.PARTIAL and cov.undecided == ["alpha in (0, 1)"]
 

@@ -1,4 +1,4 @@
-"""gs2010 Theorem 2, Lemma 3 (proofs/derivability.py), Algorithm 1, Lemma 4 (proofs/multilevel_release.py): real
+"""gs2010 Theorem 2, Lemma 3 (proofs/derivation/derivability.py), Algorithm 1, Lemma 4 (proofs/release/multilevel.py): real
 statements pass, false variants are refuted."""
 
 from __future__ import annotations
@@ -8,12 +8,12 @@ from fractions import Fraction as F
 import pytest
 import z3
 
-from proofs import derivability as dv
-from proofs import multilevel_release as ml
-from udpm.claims import Context, Status, run_claim
+from proofs.derivation import derivability as dv
+from proofs.release import multilevel as ml
+from udpm.claims.evidence import grid_text
+from udpm.claims.instances import ALL_N, BOUNDED
+from udpm.claims.registry import Context, Status, run_claim
 from udpm.errors import SolverTimeout, VacuousPremise
-from udpm.evidence import grid_text
-from udpm.instances import ALL_N, BOUNDED
 
 CTX = Context(quick=True)
 

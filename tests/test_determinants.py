@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import sympy as sp
 
-from proofs import column_replacement as cr
-from proofs import determinants as d
-from udpm.claims import Context, Status
-from udpm.evidence import grid_text
-from udpm.instances import ALL_N, BOUNDED, Outcome
+from proofs.derivation import column_replacement as cr
+from proofs.derivation import determinants as d
+from udpm.claims.evidence import grid_text
+from udpm.claims.instances import ALL_N, BOUNDED, Outcome
+from udpm.claims.registry import Context, Status
 
 CTX = Context(quick=True)
 
@@ -107,7 +107,7 @@ def test_lemma2_flipped_sign_refuted():
 
 
 def test_table2_transcription_cell_changed_refuted(monkeypatch):
-    from udpm.tables import PrintedItem, printed
+    from udpm.claims.tables import PrintedItem, printed
 
     def altered(paper, key):
         item = printed(paper, key)
@@ -124,7 +124,7 @@ def test_table2_transcription_cell_changed_refuted(monkeypatch):
 
 
 def test_the_corrected_lemmas_drop_only_the_failing_end_and_pass():
-    from proofs import column_replacement as cr_mod
+    from proofs.derivation import column_replacement as cr_mod
 
     for check, claim, want in ((d.det_g_positive_below_one, "gs2010.lemma1.corrected", Status.PROVED),
                                (cr_mod.column_replacement_below_one, "gs2010.lemma2.corrected", Status.VERIFIED)):

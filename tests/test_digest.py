@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from udpm import console as con
-from udpm.readme_block import refuted_only_at_an_end
+from udpm.outputs import console as con
+from udpm.outputs.readme_block import refuted_only_at_an_end
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The claim records of a full quick run, trimmed to the fields the console prints.

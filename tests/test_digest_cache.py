@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import io
 
-from udpm.cache import Cache
-from udpm.claims import Context, load_checkers
-from udpm.executor import run
-from udpm.progress import Lines
+from udpm.claims.registry import Context, load_checkers
+from udpm.run.cache import Cache
+from udpm.run.executor import run
+from udpm.run.progress import Lines
 
 FAST = "grs2011.ex2.1"  # a symbolic all-n check, well under a second
 

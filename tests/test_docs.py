@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from udpm import cli_reference
+from udpm.outputs import cli_reference
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_the_cli_page_is_each_commands_own_help():
     assert cli_reference.PAGE.read_text(encoding="utf-8") == cli_reference.page(), (
-        "docs/cli.md is stale: run python -m udpm.cli_reference"
+        "docs/cli.md is stale: run python -m udpm.outputs.cli_reference"
     )
 
 

@@ -1,5 +1,5 @@
 """The closed ends of the printed alpha ranges of grs2011 Example 2.3, grs2009 Example 2.2, grs2009 Section 6.1,
-grs2011 Theorem A.2 (proofs/rounded_laplace.py) and grs2009 Theorems 3.1, 6.1 (proofs/degenerate_universality.py):
+grs2011 Theorem A.2 (proofs/geometric/rounded_laplace.py) and grs2009 Theorems 3.1, 6.1 (proofs/boundary/universality.py):
 each end is decided by an instance at that alpha; where it holds, a false variant at that end (through the check's own
 parameters) is refuted there; where it fails, the exact witness is recorded."""
 
@@ -9,18 +9,18 @@ from fractions import Fraction as F
 
 import sympy as sp
 
-from proofs import laplace_vs_geometric as lvg
-from proofs import post_processing_example as ppe
-from proofs import rounded_laplace as rl
-from proofs.degenerate_universality import (
+from proofs.boundary.universality import (
     grs2009_geometric_at_one,
     grs2011_one_geometric,
     range_n_uniqueness_at_one,
     theorem_3_1_at_one,
     uniform_binary_loss_at_one,
 )
-from udpm.claims import Context, Status
-from udpm.instances import ALL_N, BOUNDED, Findings, Outcome
+from proofs.geometric import laplace_vs_geometric as lvg
+from proofs.geometric import post_processing_example as ppe
+from proofs.geometric import rounded_laplace as rl
+from udpm.claims.instances import ALL_N, BOUNDED, Findings, Outcome
+from udpm.claims.registry import Context, Status
 
 CTX = Context(quick=True)
 
@@ -85,7 +85,7 @@ def test_ex22_holds_at_zero_and_is_refuted_at_one_where_the_printed_pmf_is_zero(
     rec = ppe.post_processing_grs2009(CTX)
     res = rec.result()
     assert res.status is Status.REFUTED
-    zero = _at(rec, "0")  # proofs.degenerate_geometric.post_processing_at_zero: n = 1, 3
+    zero = _at(rec, "0")  # proofs.boundary.geometric.post_processing_at_zero: n = 1, 3
     assert set(zero) == {("bounded", 1, None), ("bounded", 3, None)}
     assert all(d.outcome is Outcome.HOLDS for d in zero.values())
     one = _at(rec, "1")

@@ -1,4 +1,4 @@
-"""udpm.every_user: the all-users decision is exact, fails on false variants with certified users, and agrees
+"""udpm.auditing.every_user: the all-users decision is exact, fails on false variants with certified users, and agrees
 with the certified LP optimum on users drawn at random from the cone."""
 
 from __future__ import annotations
@@ -10,12 +10,12 @@ import z3
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from udpm import every_user as e
-from udpm.certify import solve
+from udpm.auditing import every_user as e
+from udpm.core.mechanisms import truncated_geometric
 from udpm.errors import InvalidMatrix, VacuousPremise
-from udpm.mechanisms import truncated_geometric
-from udpm.programs import bayesian_lp
-from udpm.smt import premise_witness
+from udpm.lp.certify import solve
+from udpm.lp.programs import bayesian_lp
+from udpm.smt.solvers import premise_witness
 
 HALF = F(1, 2)
 
@@ -118,8 +118,8 @@ def test_every_legal_user_drawn_is_served_optimally_by_t(rows):
 
 
 def test_a_cache_hit_reports_the_same_smt_queries_to_the_open_decision():
-    from udpm.claims import Findings
-    from udpm.instances import BOUNDED
+    from udpm.claims.instances import BOUNDED
+    from udpm.claims.registry import Findings
 
     def files() -> tuple[tuple[str, str], ...]:
         rec = Findings("grs2011.cor3.3")
@@ -133,8 +133,8 @@ def test_a_cache_hit_reports_the_same_smt_queries_to_the_open_decision():
 
 def test_a_capture_block_nested_in_a_decision_with_equal_contents_closes_cleanly():
     """The two blocks hold equal sets when the capture closes: closing it must not close the decision's block."""
-    from udpm.claims import Findings
-    from udpm.instances import BOUNDED, reported_queries, smt_query
+    from udpm.claims.instances import BOUNDED, reported_queries, smt_query
+    from udpm.claims.registry import Findings
 
     rec = Findings("grs2011.cor3.3")
     with rec.deciding(n=1, alpha=F(1, 2), kind=BOUNDED, method="m", covers="c"):
@@ -147,9 +147,9 @@ def test_a_capture_block_nested_in_a_decision_with_equal_contents_closes_cleanly
 
 def test_an_unconfirmed_sat_is_inconclusive_not_a_pass_nor_a_crash(monkeypatch):
     """A sat whose user the certified LP does not confirm leaves the instance inconclusive."""
-    from udpm.claims import Findings
-    from udpm.evidence import Status
-    from udpm.instances import BOUNDED
+    from udpm.claims.evidence import Status
+    from udpm.claims.instances import BOUNDED
+    from udpm.claims.registry import Findings
 
     class Optimal:
         objective = F(10**6)  # the 'certified optimum' beats nothing: the re-check does not confirm the sat

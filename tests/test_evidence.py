@@ -1,4 +1,4 @@
-"""Status, evidence and grid are derived from decided instances, and from nothing else (udpm.evidence)."""
+"""Status, evidence and grid are derived from decided instances, and from nothing else (udpm.claims.evidence)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from fractions import Fraction
 
 import pytest
 
+from udpm.claims.evidence import Evidence, Status, cap, derive, grid_text, n_text, scope_text
+from udpm.claims.instances import ALL_N, BOUNDED, SAMPLED, TABLE, Findings, Outcome
 from udpm.errors import HarnessError, SolverTimeout
-from udpm.evidence import Evidence, Status, cap, derive, grid_text, n_text, scope_text
-from udpm.instances import ALL_N, BOUNDED, SAMPLED, TABLE, Findings, Outcome
 
 HALF = Fraction(1, 2)
 

@@ -1,4 +1,4 @@
-"""udpm.executor: a LocalCluster run gives the serial records byte for byte, a killed worker's tasks are
+"""udpm.run.executor: a LocalCluster run gives the serial records byte for byte, a killed worker's tasks are
 recomputed, and a task past its bound on a worker thread is inconclusive (never a pass)."""
 
 from __future__ import annotations
@@ -10,12 +10,12 @@ import time
 
 import pytest
 
-from udpm import executor
-from udpm.cache import to_payload
-from udpm.claims import Context, load_checkers
+from udpm.claims.evidence import Status, unresolved
+from udpm.claims.records import canonical
+from udpm.claims.registry import Context, load_checkers
 from udpm.errors import CheckTimeout
-from udpm.evidence import Status, unresolved
-from udpm.records import canonical
+from udpm.run import executor
+from udpm.run.cache import to_payload
 
 PLANNED, WHOLE = "grs2011.lemma5.5", "grs2011.ex2.1"  # one task per (n, alpha); one task for the claim
 
@@ -65,7 +65,7 @@ def test_a_killed_worker_loses_no_task(serial):
 
 
 def test_a_task_past_its_bound_on_a_worker_thread_is_inconclusive(monkeypatch):
-    from udpm import deadline
+    from udpm.internal import deadline
 
     monkeypatch.setattr(deadline, "GRACE_S", 0.1)  # the spin reaches no safe point: stopped after the grace
     out: list[object] = []

@@ -13,8 +13,8 @@ from experiments import grs2009 as ex09
 from experiments import grs2011 as ex11
 from experiments import gs2010 as ex10
 from experiments import zlcn2013 as exz
-from udpm import tables
-from udpm.claims import UNCLASSIFIED, Context, Status
+from udpm.claims import tables
+from udpm.claims.registry import UNCLASSIFIED, Context, Status
 
 CTX = Context()
 F = Fraction
@@ -106,7 +106,7 @@ def test_appB_midpoint_of_two_optima_is_not_a_vertex():
 
 
 def test_appB_truncated_geometric_is_derivable_hence_refuted():
-    from udpm.mechanisms import truncated_geometric
+    from udpm.core.mechanisms import truncated_geometric
 
     res = ex11.appendix_b(CTX, figure=truncated_geometric(3, F(1, 2)))
     assert res.status is Status.REFUTED and res.counterexample
@@ -219,7 +219,7 @@ def test_table1_wrong_alpha_leaves_unclassified_differences():
 
 
 def test_table1_wrong_loss_leaves_unclassified_differences():
-    from udpm.users import squared_error
+    from udpm.core.users import squared_error
 
     res = ex10.table_1(CTX, loss=squared_error)
     assert any(e.cls == UNCLASSIFIED for e in res.errata)

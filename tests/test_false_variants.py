@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from udpm.claims import Context, Status, catalog, load_checkers, run_claim
-from udpm.variants import registered, verdict_of
+from udpm.claims.registry import Context, Status, catalog, load_checkers, run_claim
+from udpm.claims.variants import registered, verdict_of
 
 VARIANTS = registered()
 CTX = Context()
@@ -27,10 +27,10 @@ def test_the_real_check_refutes_the_variant(variant):
 
 
 def test_the_sensitivity_table_lists_every_variant_refuted():
-    """paper_tables/sensitivity.json (python -m udpm.variants) is the table of the variants registered now."""
+    """paper_tables/sensitivity.json (python -m udpm.claims.variants) is the table of the variants registered now."""
     import json
 
-    from udpm.variants import SENSITIVITY
+    from udpm.claims.variants import SENSITIVITY
 
     rows = json.loads(SENSITIVITY.read_text(encoding="utf-8"))["variants"]
     assert [(r["claim"], r["variant"]) for r in rows] == [(v.claim, v.statement) for v in VARIANTS]
@@ -38,10 +38,10 @@ def test_the_sensitivity_table_lists_every_variant_refuted():
 
 
 def test_a_bad_argument_is_one_line_and_exit_2_before_any_variant_runs(tmp_path, capsys):
-    from udpm.variants import main
+    from udpm.claims.variants import main
 
     assert main(["--help-me"]) == 2
     err = capsys.readouterr().err
     assert err.strip().splitlines() == [
-        "python -m udpm.variants: error: unrecognized arguments: --help-me (see python -m udpm.variants --help)"
+        "python -m udpm.claims.variants: error: unrecognized arguments: --help-me (see python -m udpm.claims.variants --help)"
     ]

@@ -1,5 +1,5 @@
 """A cache entry that is corrupt, foreign or forged is never trusted: it is reported in one line, removed and
-recomputed (udpm.cache).  Entries are authenticated by an HMAC under a key kept outside the cache directory."""
+recomputed (udpm.run.cache).  Entries are authenticated by an HMAC under a key kept outside the cache directory."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from udpm.cache import Cache, CacheKeyError, key_file, secret
-from udpm.instances import BOUNDED, Findings
+from udpm.claims.instances import BOUNDED, Findings
+from udpm.run.cache import Cache, CacheKeyError, key_file, secret
 
 FAST = "grs2011.ex2.1"  # a symbolic all-n check, well under a second, cached as one entry
 
@@ -158,10 +158,10 @@ def test_an_authenticated_entry_whose_lp_certificate_fails_is_refused(tmp_path):
     """What can be re-checked is: even an entry a key holder signed is refused when its certificate is wrong."""
     from fractions import Fraction as F
 
-    from udpm.certificates import to_certificate
-    from udpm.certify import solve
-    from udpm.programs import bayesian_lp
-    from udpm.users import BayesianUser, absolute_error
+    from udpm.core.users import BayesianUser, absolute_error
+    from udpm.lp.certificates import to_certificate
+    from udpm.lp.certify import solve
+    from udpm.lp.programs import bayesian_lp
 
     user = BayesianUser.of([F(1, 4)] * 4, absolute_error(3))
     cert = to_certificate(solve(bayesian_lp(user, F(1, 3)), timeout_s=60), "uniform |i-j| n=3")

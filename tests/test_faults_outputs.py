@@ -1,5 +1,5 @@
 """Outputs: an unusable path is one line and exit 2 before any work; a run writes into its own output directory
-(udpm.outputs), names every file it wrote, keeps only its own SMT queries, and never replaces the full run's
+(udpm.internal.files), names every file it wrote, keeps only its own SMT queries, and never replaces the full run's
 certificates with a partial run's."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from udpm.outputs import default_out
+from udpm.internal.files import default_out
 
 ROOT = Path(__file__).resolve().parent.parent
 FAST = "grs2011.ex2.1"

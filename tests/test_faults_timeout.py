@@ -1,4 +1,4 @@
-"""A check past its wall-clock bound stops at a safe point (udpm.deadline), never inside z3: in the main thread
+"""A check past its wall-clock bound stops at a safe point (udpm.internal.deadline), never inside z3: in the main thread
 between any two instructions outside z3, in a worker thread at its next solver call or decided instance; a run
 reports it as one inconclusive claim, with no traceback."""
 
@@ -13,9 +13,10 @@ import time
 import pytest
 import z3
 
-from udpm import deadline, smt
+from udpm.claims.instances import BOUNDED, Findings
 from udpm.errors import CheckTimeout
-from udpm.instances import BOUNDED, Findings
+from udpm.internal import deadline
+from udpm.smt import solvers as smt
 
 CLAIM = "grs2011.lemma5.5"  # planned: many small z3 queries, so a tiny bound lands inside z3 again and again
 
@@ -106,7 +107,7 @@ def test_an_unsafe_frame_is_one_in_z3_or_in_a_destructor():
 
 def test_a_frame_of_the_cvc5_helpers_client_is_unsafe():
     """A request sent but its answer not read would be read as the next query's answer."""
-    space = {"__name__": "udpm.smt_cvc5", "sys": sys}
+    space = {"__name__": "udpm.smt.cvc5_process", "sys": sys}
     exec("def here():\n    return sys._getframe()\n", space)
     assert not deadline.safe(space["here"]())
     space["__name__"] = "udpm.smt_cvc5_other"

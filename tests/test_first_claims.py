@@ -9,10 +9,10 @@ import sympy as sp
 
 from experiments import grs2011 as ex_grs2011
 from experiments import gs2010 as ex_gs2010
-from proofs import geometric as g
-from udpm.claims import Context, Status, restrict
-from udpm.mechanisms import truncated_geometric
-from udpm.remaps import compose, deterministic_remap
+from proofs.geometric import mechanism as g
+from udpm.claims.registry import Context, Status, restrict
+from udpm.core.mechanisms import truncated_geometric
+from udpm.core.remaps import compose, deterministic_remap
 
 CTX = Context()
 
@@ -45,7 +45,7 @@ def test_claim_holds(check, status):
     ],
 )
 def test_the_statements_over_zero_to_one_half_open_hold(claim, status):
-    from udpm.claims import load_checkers, run_claim
+    from udpm.claims.registry import load_checkers, run_claim
 
     load_checkers()
     assert run_claim(claim, CTX)[0].status is status

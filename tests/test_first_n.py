@@ -1,6 +1,6 @@
 """The first n of each all-n argument, read off its own code, and the small n its printed class has below it.
 
-An all-n instance names the first n it covers (``n_from``, default 1); udpm.coverage counts it as all-n only from
+An all-n instance names the first n it covers (``n_from``, default 1); udpm.claims.coverage counts it as all-n only from
 the smallest printed n.  The arguments below start later than n = 1 (a recurrence from d_2, rows i..i+2, displayed
 positions that must be distinct); the n they leave out of their printed class are decided apart, or refute it.
 """
@@ -13,17 +13,17 @@ from fractions import Fraction
 import pytest
 import sympy as sp
 
-from proofs import column_replacement as cr
-from proofs import determinants as d
-from proofs import grs2009_assertions as g09
-from proofs import grs2011_assertions as g11
-from proofs import gs2010_assertions as g10
-from proofs import thresholds as th
-from proofs import zlcn2013_assertions as za
-from proofs.geometric import zlcn2013_formula6
-from proofs.recurrences import EQ2
-from udpm.claims import Context, Status, restrict
-from udpm.instances import ALL_N, BOUNDED, Findings, Outcome
+from proofs.assertions import grs2009 as g09
+from proofs.assertions import grs2011 as g11
+from proofs.assertions import gs2010 as g10
+from proofs.assertions import zlcn2013 as za
+from proofs.countrange import thresholds as th
+from proofs.countrange.recurrences import EQ2
+from proofs.derivation import column_replacement as cr
+from proofs.derivation import determinants as d
+from proofs.geometric.mechanism import zlcn2013_formula6
+from udpm.claims.instances import ALL_N, BOUNDED, Findings, Outcome
+from udpm.claims.registry import Context, Status, restrict
 
 CTX = Context(quick=True)
 
@@ -109,7 +109,7 @@ def test_m_invertible_and_the_step_function_decide_n_0():
 
 
 def test_thm4_at_n_0_is_refuted_by_6_as_printed_and_holds_for_the_one_mechanism():
-    from proofs import approximation_ratio as ar
+    from proofs.countrange import approximation_ratio as ar
 
     printed = Findings("zlcn2013.thm4")
     ar.at_one_count(printed, (Fraction(2),), 2)

@@ -3,10 +3,10 @@ loss l and a randomized remap Y, and false variants of the statement are refuted
 
 from __future__ import annotations
 
-from proofs import remap_optimality as r
-from udpm.claims import Context, Findings
-from udpm.evidence import Status
-from udpm.instances import ALL_N
+from proofs.universality import remap_optimality as r
+from udpm.claims.evidence import Status
+from udpm.claims.instances import ALL_N
+from udpm.claims.registry import Context, Findings
 
 CTX = Context(quick=True)
 

@@ -1,4 +1,4 @@
-"""udpm.tables.approximates: a printed fraction is 'rounding' only as strictly as the papers round (gs2010 Table 1):
+"""udpm.claims.tables.approximates: a printed fraction is 'rounding' only as strictly as the papers round (gs2010 Table 1):
 the closest fraction of its denominator, a continued-fraction convergent (Legendre), within 2% of the exact value."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ from fractions import Fraction as F
 
 import pytest
 
-from udpm.instances import Findings
-from udpm.tables import ROUNDING_RELATIVE_GAP, UNCLASSIFIED, PrintedItem, approximates, compare_printed
+from udpm.claims.instances import Findings
+from udpm.claims.tables import ROUNDING_RELATIVE_GAP, UNCLASSIFIED, PrintedItem, approximates, compare_printed
 
 #: gs2010 Table 1(a) and 1(c): every printed fraction and the exact value it stands for (paper_tables/ERRATA.md).
 GS2010_TABLE_1 = [

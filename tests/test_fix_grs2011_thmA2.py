@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import sympy as sp
 
-from proofs import approximation_guarantee as ag
-from proofs import rounded_laplace as rl
-from proofs import symbolic as sy
-from udpm.claims import Context, restrict
-from udpm.evidence import Status
-from udpm.induction import discharge
+from proofs.geometric import approximation_guarantee as ag
+from proofs.geometric import rounded_laplace as rl
+from proofs.geometric import symbolic as sy
+from udpm.claims.evidence import Status
+from udpm.claims.registry import Context, restrict
+from udpm.induction.obligations import discharge
 
 CTX = Context()
 

@@ -1,13 +1,13 @@
-"""gs2010 Algorithm 1 (proofs/multilevel_release.py): the symbolic instance decides Lemma 3's own stages
+"""gs2010 Algorithm 1 (proofs/release/multilevel.py): the symbolic instance decides Lemma 3's own stages
 G_(a_i)^-1 G_(a_(i+1)) on ordered levels, so levels out of order are refuted there, with an exact negative entry."""
 
 from __future__ import annotations
 
 import sympy as sp
 
-from proofs import multilevel_release as ml
-from udpm.claims import Context
-from udpm.instances import Outcome
+from proofs.release import multilevel as ml
+from udpm.claims.instances import Outcome
+from udpm.claims.registry import Context
 
 CTX = Context(quick=True)
 SYMBOLIC = "symbolic alphas a1, a2, a3"

@@ -8,11 +8,11 @@ from fractions import Fraction as F
 
 import sympy as sp
 
-from proofs import geometric as g
-from proofs import minimax_lemma5 as l5
-from proofs.degenerate_geometric import END_MECHANISMS, built, definition4, one_geometric, zero_geometric
-from udpm.claims import Context, Status
-from udpm.instances import ALL_N, BOUNDED, Findings, Outcome
+from proofs.boundary.geometric import END_MECHANISMS, built, definition4, one_geometric, zero_geometric
+from proofs.geometric import mechanism as g
+from proofs.minimax import lemma5 as l5
+from udpm.claims.instances import ALL_N, BOUNDED, Findings, Outcome
+from udpm.claims.registry import Context, Status
 
 CTX = Context(quick=True)
 

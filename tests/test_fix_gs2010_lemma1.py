@@ -1,11 +1,11 @@
-"""gs2010 Lemma 1, det G > 0 (proofs/determinants.py): the all-n instance reads G's column scales off G's own
+"""gs2010 Lemma 1, det G > 0 (proofs/derivation/determinants.py): the all-n instance reads G's column scales off G's own
 entries and multiplies the solved det G'; a sign typo in G's entries, or the reversed inequality, is refuted."""
 
 from __future__ import annotations
 
-from proofs import determinants as d
-from udpm.claims import Context
-from udpm.instances import ALL_N, Outcome
+from proofs.derivation import determinants as d
+from udpm.claims.instances import ALL_N, Outcome
+from udpm.claims.registry import Context
 
 CTX = Context(quick=True)
 

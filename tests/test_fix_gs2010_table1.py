@@ -7,9 +7,9 @@ import dataclasses
 from fractions import Fraction
 
 from experiments import gs2010 as ex10
-from udpm import tables
-from udpm.claims import Context, Status
-from udpm.instances import Outcome
+from udpm.claims import tables
+from udpm.claims.instances import Outcome
+from udpm.claims.registry import Context, Status
 
 CTX = Context()
 X_STAR = "optimal mechanism X* (certified)"

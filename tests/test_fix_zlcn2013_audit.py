@@ -9,14 +9,14 @@ from pathlib import Path
 import sympy as sp
 import z3
 
-from proofs import countrange as c
-from proofs import countrange_boundary as cbd
-from proofs import countrange_lemma3 as c3
-from proofs import countrange_lp as cr
-from proofs import countrange_vectors as cv
-from proofs.countrange_alpha import SYMBOLIC
-from udpm.claims import Context, Findings, Status
-from udpm.instances import ALL_N, BOUNDED, Outcome
+from proofs.countrange import boundary as cbd
+from proofs.countrange import lemma2 as c
+from proofs.countrange import lemma3 as c3
+from proofs.countrange import lp as cr
+from proofs.countrange import vectors as cv
+from proofs.countrange.alpha import SYMBOLIC
+from udpm.claims.instances import ALL_N, BOUNDED, Outcome
+from udpm.claims.registry import Context, Findings, Status
 
 CTX = Context()
 PAPER = Path("/work/shared/papers/001_0ccd38b6704e2377.txt")

@@ -1,11 +1,11 @@
 from fractions import Fraction as F
 
-from proofs.footnotes import FN3_USER, footnote_3
-from udpm.claims import Context, Status
-from udpm.evidence import grid_text
-from udpm.instances import BOUNDED
-from udpm.mechanisms import truncated_geometric
-from udpm.users import BayesianUser, absolute_error
+from proofs.assertions.footnotes import FN3_USER, footnote_3
+from udpm.claims.evidence import grid_text
+from udpm.claims.instances import BOUNDED
+from udpm.claims.registry import Context, Status
+from udpm.core.mechanisms import truncated_geometric
+from udpm.core.users import BayesianUser, absolute_error
 
 
 def test_footnote_3_is_refuted_by_a_certified_optimal_vertex():

@@ -4,8 +4,7 @@ from fractions import Fraction as F
 
 import sympy as sp
 
-from proofs.geometric import a as ALPHA
-from proofs.grs2009_assertions import (
+from proofs.assertions.grs2009 import (
     constraint_matrix_well_defined,
     example_2_1,
     footnote_1,
@@ -17,8 +16,9 @@ from proofs.grs2009_assertions import (
     remap_preserves_privacy,
     user_specific_lp,
 )
-from udpm.claims import Context, Status
-from udpm.mechanisms import truncated_geometric
+from proofs.geometric.mechanism import a as ALPHA
+from udpm.claims.registry import Context, Status
+from udpm.core.mechanisms import truncated_geometric
 
 
 def test_example_2_1_fails_at_the_printed_closed_end_alpha_1_only():
@@ -94,8 +94,8 @@ def test_a_contradictory_premise_of_an_assertion_check_is_refused():
     import pytest
     import z3
 
-    from proofs.grs2009_assertions import witnessed
-    from udpm.claims import Findings
+    from proofs.assertions.grs2009 import witnessed
+    from udpm.claims.registry import Findings
     from udpm.errors import VacuousPremise
 
     u = z3.Real("u")

@@ -2,7 +2,7 @@
 monotone loss, the proofs assume full support and strict monotonicity, and footnote 3 claims the rest.
 
 Each printed claim declares the two parts of that class; its check decides the first on its grid and the second
-by footnote 3's certified optimal vertex (proofs/footnotes.py), which refutes it.  The claims ``<id>.strict``
+by footnote 3's certified optimal vertex (proofs/assertions/footnotes.py), which refutes it.  The claims ``<id>.strict``
 restate each lemma under the proofs' hypotheses and hold on the same grid; a false variant of them is refuted."""
 
 from __future__ import annotations
@@ -13,9 +13,7 @@ from fractions import Fraction as F
 import pytest
 import z3
 
-from proofs import signatures as s
-from proofs import vertex_remaps as vr
-from proofs.footnotes import (
+from proofs.assertions.footnotes import (
     FN3_ALPHA,
     FN3_REGION,
     FN3_USER,
@@ -25,14 +23,16 @@ from proofs.footnotes import (
     decide_fn3_witness,
     fn3_witness,
 )
-from proofs.signature_lemmas import PROPERTIES
-from udpm.catalog import CLAIMS
-from udpm.claims import Context, Findings, Status
-from udpm.evidence import derive
-from udpm.instances import BOUNDED, Outcome
-from udpm.mechanisms import truncated_geometric
-from udpm.signatures import parse, signature
-from udpm.users import BayesianUser, absolute_error
+from proofs.signatures import optimal_mechanisms as s
+from proofs.signatures import vertex_remaps as vr
+from proofs.signatures.lemmas import PROPERTIES
+from udpm.claims.catalog import CLAIMS
+from udpm.claims.evidence import derive
+from udpm.claims.instances import BOUNDED, Outcome
+from udpm.claims.registry import Context, Findings, Status
+from udpm.core.mechanisms import truncated_geometric
+from udpm.core.signatures import parse, signature
+from udpm.core.users import BayesianUser, absolute_error
 
 CTX = Context()
 PLAN = {F(1, 2): 2, F(1, 3): 1}
@@ -128,7 +128,7 @@ def test_false_variant_of_lemma_5_8_strict_with_less_than_is_refuted():
 
 def test_false_variant_of_lemma_5_5_strict_is_refuted():
     """'no row is downs, at most one S, ups' in place of 'every row is'."""
-    from proofs.signature_lemmas import not_unimodal
+    from proofs.signatures.lemmas import not_unimodal
 
     rec = s.grs2009_lemma_5_5_strict(CTX, plan={F(1, 2): 2}, negation=lambda e: z3.Not(not_unimodal(e)))
     assert rec.status is Status.REFUTED
@@ -160,7 +160,7 @@ def test_the_remap_search_finds_remaps_where_they_exist():
 
 
 def test_the_inventory_points_statements_at_the_printed_claims_and_proof_steps_at_the_strict_ones():
-    from udpm.assertions import load_inventory
+    from udpm.claims.assertions import load_inventory
 
     mine = [a for a in load_inventory() if a.paper == "grs2009" and a.claim.removesuffix(".strict") in LEMMAS]
     statements = [a for a in mine if a.kind in ("lemma", "corollary")]

@@ -2,7 +2,7 @@
 
 from fractions import Fraction as F
 
-from proofs.grs2011_assertions import (
+from proofs.assertions.grs2011 import (
     appendix_a_limits,
     appendix_b_only_monotonicity_dropped,
     composition_level,
@@ -15,8 +15,8 @@ from proofs.grs2011_assertions import (
     theorem_a2_factor,
     trivial_privacy,
 )
-from udpm.claims import Context, Status
-from udpm.mechanisms import truncated_geometric
+from udpm.claims.registry import Context, Status
+from udpm.core.mechanisms import truncated_geometric
 
 
 def test_appendix_b_loss_is_asymmetric_but_a_symmetric_non_monotone_loss_passes():

@@ -1,12 +1,11 @@
-"""gs2010's assertions checked in proofs/gs2010_assertions.py: the printed statement's verdict, and a changed
+"""gs2010's assertions checked in proofs/assertions/gs2010.py: the printed statement's verdict, and a changed
 statement (a constant, a bound, an inequality, a mechanism) fed through the check's parameters."""
 
 from __future__ import annotations
 
 from fractions import Fraction as F
 
-from proofs.degenerate_geometric import definition4
-from proofs.gs2010_assertions import (
+from proofs.assertions.gs2010 import (
     convex_hull,
     lemma3_case2,
     neither_implies_the_other,
@@ -16,8 +15,9 @@ from proofs.gs2010_assertions import (
     theorem1_algebra,
     variable_counts,
 )
-from udpm.claims import Context, Status
-from udpm.instances import Outcome
+from proofs.boundary.geometric import definition4
+from udpm.claims.instances import Outcome
+from udpm.claims.registry import Context, Status
 
 CTX = Context()
 
@@ -96,7 +96,7 @@ def test_theorem1_algebra_holds_inside_and_a_changed_equation_4_is_refuted():
 
 
 def test_a_changed_rewriting_of_equation_2_is_refuted_inside():
-    from proofs.gs2010_assertions import X
+    from proofs.assertions.gs2010 import X
 
     def changed(a):
         p = printed_algebra(a)
@@ -109,7 +109,7 @@ def test_a_changed_rewriting_of_equation_2_is_refuted_inside():
 
 
 def test_positive_entries_as_printed_are_refuted_and_non_negative_ones_are_not():
-    from proofs.gs2010_assertions import positive_entries
+    from proofs.assertions.gs2010 import positive_entries
 
     rec = positive_entries(CTX)
     assert rec.status is Status.REFUTED and refuted_alphas(rec) == {"1/4", "1/2"}
@@ -118,7 +118,7 @@ def test_positive_entries_as_printed_are_refuted_and_non_negative_ones_are_not()
 
 
 def test_g_inverse_fails_only_at_alpha_one():
-    from proofs.gs2010_assertions import inverse_of_g
+    from proofs.assertions.gs2010 import inverse_of_g
 
     rec = inverse_of_g(CTX, sizes=(1, 2))
     assert rec.status is Status.REFUTED and refuted_alphas(rec) == {"1"}

@@ -1,4 +1,4 @@
-"""Guard rails of the cache key (udpm.cache.code_hash): an edit anywhere in the code that decides a task gives new
+"""Guard rails of the cache key (udpm.run.cache.code_hash): an edit anywhere in the code that decides a task gives new
 keys, so that no stale entry stays valid.  Each test edits one file the key must cover, at any depth of udpm/ and
 of the proofs/experiments packages a check imports, and sees the hash change."""
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from udpm.cache import ROOT, Cache, code_hash
+from udpm.run.cache import ROOT, Cache, code_hash
 
 
 def _hash(module: str, root: Path) -> str:
@@ -35,10 +35,10 @@ def tree(tmp_path: Path) -> Path:
     files = {
         "udpm/__init__.py": "",
         "udpm/core.py": "X = 1\n",
-        "udpm/adapters/__init__.py": "",
-        "udpm/adapters/opendp.py": "Y = 1\n",
-        "udpm/adapters/deep/__init__.py": "",
-        "udpm/adapters/deep/inner.py": "Z = 1\n",
+        "udpm/auditing/adapters/__init__.py": "",
+        "udpm/auditing/adapters/opendp.py": "Y = 1\n",
+        "udpm/auditing/adapters/deep/__init__.py": "",
+        "udpm/auditing/adapters/deep/inner.py": "Z = 1\n",
         "proofs/__init__.py": "",
         "proofs/check.py": "from proofs.sub.helper import f\nimport experiments.tables\n",
         "proofs/sub/__init__.py": "",
@@ -57,9 +57,9 @@ def tree(tmp_path: Path) -> Path:
     "rel",
     [
         "udpm/core.py",
-        "udpm/adapters/opendp.py",
-        "udpm/adapters/__init__.py",
-        "udpm/adapters/deep/inner.py",
+        "udpm/auditing/adapters/opendp.py",
+        "udpm/auditing/adapters/__init__.py",
+        "udpm/auditing/adapters/deep/inner.py",
         "proofs/check.py",
         "proofs/sub/helper.py",
         "proofs/sub/leaf.py",
@@ -74,7 +74,7 @@ def test_an_edit_to_any_deciding_file_changes_the_code_hash(tree, rel):
     assert _hash("proofs.check", tree) != before, f"an edit to {rel} left the code hash unchanged"
 
 
-@pytest.mark.parametrize("rel", ["udpm/adapters/tumult.py", "udpm/adapters/deep/more.py", "udpm/newpkg/m.py"])
+@pytest.mark.parametrize("rel", ["udpm/auditing/adapters/tumult.py", "udpm/auditing/adapters/deep/more.py", "udpm/newpkg/m.py"])
 def test_a_new_file_in_a_udpm_subpackage_changes_the_code_hash(tree, rel):
     before = _hash("proofs.check", tree)
     _write(tree, rel, "W = 1\n")
@@ -96,26 +96,26 @@ def test_a_module_the_check_does_not_import_leaves_the_hash(tree):
 
 
 def test_an_edit_in_the_real_adapters_subpackage_changes_the_key(tmp_path):
-    """The harness's own udpm/ (copied): an edit to udpm/adapters/ gives every task a new cache key."""
+    """The harness's own udpm/ (copied): an edit to udpm/auditing/adapters/ gives every task a new cache key."""
     shutil.copytree(ROOT / "udpm", tmp_path / "udpm", ignore=shutil.ignore_patterns("__pycache__"))
     adapters = sorted((tmp_path / "udpm" / "adapters").glob("*.py"))
-    assert len(adapters) >= 2, "udpm/adapters/ holds the adapter modules"
-    before = _hash("udpm.evidence", tmp_path)
+    assert len(adapters) >= 2, "udpm/auditing/adapters/ holds the adapter modules"
+    before = _hash("udpm.claims.evidence", tmp_path)
     for path in adapters:
         text = path.read_text(encoding="utf-8")
         path.write_text(text + "\n# edited\n", encoding="utf-8")
-        assert _hash("udpm.evidence", tmp_path) != before, f"an edit to {path.relative_to(tmp_path)} was not seen"
+        assert _hash("udpm.claims.evidence", tmp_path) != before, f"an edit to {path.relative_to(tmp_path)} was not seen"
         path.write_text(text, encoding="utf-8")
-        assert _hash("udpm.evidence", tmp_path) == before
+        assert _hash("udpm.claims.evidence", tmp_path) == before
 
 
 def test_the_cache_key_follows_the_code_hash(tree, monkeypatch):
     """Cache.key hashes the code of the check's module: an edit in a subpackage it depends on changes the key."""
-    import udpm.cache as cache_module
+    import udpm.run.cache as cache_module
 
     monkeypatch.setattr(cache_module, "code_hash", lambda module: _hash(module, tree))
     cache = Cache(tree / "cache")
     before = cache.key("demo", ["task", 1], {"seed": 0}, "proofs.check")
     assert cache.key("demo", ["task", 1], {"seed": 0}, "proofs.check") == before
-    _write(tree, "udpm/adapters/deep/inner.py", "Z = 2\n")
+    _write(tree, "udpm/auditing/adapters/deep/inner.py", "Z = 2\n")
     assert cache.key("demo", ["task", 1], {"seed": 0}, "proofs.check") != before

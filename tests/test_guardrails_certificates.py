@@ -1,4 +1,4 @@
-"""Guard rails of udpm.certificates (mutation-run kills): the exported JSON, the standard-library checker's
+"""Guard rails of udpm.lp.certificates (mutation-run kills): the exported JSON, the standard-library checker's
 refusals (each named), exact signs of surd sums, files and the command line."""
 
 import json
@@ -8,8 +8,8 @@ from types import SimpleNamespace
 import pytest
 import sympy
 
-from udpm import certificates as cf
-from udpm.certificates import (
+from udpm.lp import certificates as cf
+from udpm.lp.certificates import (
     FORMAT,
     Rejected,
     _atom_root,
@@ -23,8 +23,8 @@ from udpm.certificates import (
     export_certificates,
     to_certificate,
 )
-from udpm.certify import solve
-from udpm.programs import Constraint, LinearProgram
+from udpm.lp.certify import solve
+from udpm.lp.programs import Constraint, LinearProgram
 
 
 def C(coeffs, sense, rhs, name=""):
@@ -366,7 +366,7 @@ def test_check_file_refusals(tmp_path):
 def test_main(tmp_path, cert, capsys):
     assert cf.main([]) == 2
     out = capsys.readouterr()
-    assert out.err == "python -m udpm.certificates: error: the following arguments are required: FILE\n"
+    assert out.err == "python -m udpm.lp.certificates: error: the following arguments are required: FILE\n"
     assert out.out == ""
     assert cf.main(["--help"]) == 0 and "exit status: 0 every certificate verifies" in capsys.readouterr().out
     good, bad = tmp_path / "good.json", tmp_path / "bad.json"

@@ -1,4 +1,4 @@
-"""Guard rails of udpm.certify (mutation-run kills): time bounds, exact coefficient splitting and signs,
+"""Guard rails of udpm.lp.certify (mutation-run kills): time bounds, exact coefficient splitting and signs,
 sparse elimination, standard form, every malformed input and failed check named, the proposer chain."""
 
 from dataclasses import replace
@@ -8,8 +8,9 @@ import flint
 import pytest
 import sympy
 
-from udpm import certify
-from udpm.certify import (
+from udpm.errors import CertificationFailed, InvalidInput, SolverTimeout
+from udpm.lp import certify
+from udpm.lp.certify import (
     ONE_ATOM,
     Certified,
     Singular,
@@ -35,8 +36,7 @@ from udpm.certify import (
     standard_form,
     vertex_reduced_costs,
 )
-from udpm.errors import CertificationFailed, InvalidInput, SolverTimeout
-from udpm.programs import Constraint, LinearProgram
+from udpm.lp.programs import Constraint, LinearProgram
 
 R2, R3 = sympy.sqrt(2), sympy.sqrt(3)
 
@@ -596,9 +596,9 @@ def test_two_phase_with_dependent_equality_rows_keeps_a_pinned_artificial(monkey
 
 
 def test_vertex_reduced_costs_on_a_larger_lp_and_zero_objectives():
-    from udpm.mechanisms import truncated_geometric
-    from udpm.programs import bayesian_lp
-    from udpm.users import BayesianUser, absolute_error
+    from udpm.core.mechanisms import truncated_geometric
+    from udpm.core.users import BayesianUser, absolute_error
+    from udpm.lp.programs import bayesian_lp
 
     n, a = 3, F(1, 2)
     lp = bayesian_lp(BayesianUser.of([F(1, 4)] * 4, absolute_error(n)), a)

@@ -1,4 +1,4 @@
-"""Guard rails of udpm.claims (mutation-run kills): one check per declared claim, globs that must match,
+"""Guard rails of udpm.claims.registry (mutation-run kills): one check per declared claim, globs that must match,
 dependencies in order and without cycles, and a check that crashes, runs away or returns the wrong
 thing is an error or inconclusive, never a pass.  (The LEGACY section is not tested here: it is being
 deleted.)"""
@@ -10,11 +10,11 @@ import time
 
 import pytest
 
-from udpm import claims
-from udpm.claims import Claim, Context
+from udpm.claims import registry as claims
+from udpm.claims.evidence import Result, Status
+from udpm.claims.instances import BOUNDED, Findings
+from udpm.claims.registry import Claim, Context
 from udpm.errors import CheckTimeout, ExpectationsError, HarnessError, SolverTimeout, UnknownClaim
-from udpm.evidence import Result, Status
-from udpm.instances import BOUNDED, Findings
 
 CAT = {
     "p.a": Claim("p.a", "Lemma 1", "a"),
@@ -54,7 +54,7 @@ def test_context_defaults_and_a_reproducible_rng():
 
 
 def test_the_catalog_is_keyed_by_id():
-    from udpm.catalog import CLAIMS
+    from udpm.claims.catalog import CLAIMS
 
     cat = claims.catalog()
     assert list(cat) == [c.id for c in CLAIMS]
@@ -79,7 +79,7 @@ def test_checks_binds_one_function_per_declared_claim(registry):
     )
     with pytest.raises(UnknownClaim) as e:
         claims.checks("p.zz")(g)
-    assert str(e.value) == "@checks names 'p.zz', which udpm.catalog does not declare"
+    assert str(e.value) == "@checks names 'p.zz', which udpm.claims.catalog does not declare"
 
 
 def test_load_checkers_skips_private_modules(monkeypatch, tmp_path):
@@ -169,13 +169,13 @@ def test_dependency_cycles_and_unknown_dependencies_are_refused(registry):
     registry["p.a"] = Claim("p.a", "", "", depends_on=("p.zz",))
     with pytest.raises(UnknownClaim) as e:
         claims.dependency_order(["p.b"])
-    assert str(e.value) == "p.a depends on 'p.zz', which udpm.catalog does not declare"
+    assert str(e.value) == "p.a depends on 'p.zz', which udpm.claims.catalog does not declare"
 
 
 def test_run_check_pending_when_nothing_is_bound(registry):
     found, seconds = claims.run_check("p.a", Context())
     assert found.status is Status.PENDING and seconds == 0.0
-    assert found.notes == "declared in udpm.catalog; no check is implemented yet"
+    assert found.notes == "declared in udpm.claims.catalog; no check is implemented yet"
 
 
 def test_run_check_returns_findings_and_time(registry):
@@ -272,11 +272,11 @@ def test_run_claim_runs_dependencies_first_and_caps(registry):
 def test_an_unknown_claim_asked_for_directly_and_deep_dependencies(registry):
     with pytest.raises(UnknownClaim) as e:
         claims.dependency_order(["zz.unknown"])
-    assert str(e.value) == "? depends on 'zz.unknown', which udpm.catalog does not declare"
+    assert str(e.value) == "? depends on 'zz.unknown', which udpm.claims.catalog does not declare"
     registry["p.a"] = Claim("p.a", "", "", depends_on=("p.zz",))
     with pytest.raises(UnknownClaim) as e:
         claims.dependency_order(["q.c"])  # q.c -> p.b -> p.a -> p.zz
-    assert str(e.value) == "p.a depends on 'p.zz', which udpm.catalog does not declare"
+    assert str(e.value) == "p.a depends on 'p.zz', which udpm.claims.catalog does not declare"
 
 
 def test_dependency_order_follows_the_catalog_not_the_alphabet(registry):
@@ -325,4 +325,4 @@ def test_dependency_order_sorts_many_ids_by_catalog_and_refuses_a_mixed_in_unkno
     assert claims.dependency_order(sorted(ids)) == ids
     with pytest.raises(UnknownClaim) as e:
         claims.dependency_order(["z.x", "zz.unknown", "q.x"])
-    assert str(e.value) == "? depends on 'zz.unknown', which udpm.catalog does not declare"
+    assert str(e.value) == "? depends on 'zz.unknown', which udpm.claims.catalog does not declare"

@@ -1,4 +1,4 @@
-"""Guard rails of udpm.coverage: each test gives the coverage a decision that is wrong for a part (outside its
+"""Guard rails of udpm.claims.coverage: each test gives the coverage a decision that is wrong for a part (outside its
 alpha, at another region, at another n, an all-n argument starting too late, a label it cannot read) and sees the
 part left undecided, the claim partial, or the decision dropped from a narrower class."""
 
@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from udpm.coverage import Coverage, coverage, parts_of, restricted_to, within
-from udpm.evidence import Status, derive
-from udpm.instances import ALL_N, BOUNDED, Findings, Kind
-from udpm.statements import AlphaRange, NRange, PrintedClass
+from udpm.claims.coverage import Coverage, coverage, parts_of, restricted_to, within
+from udpm.claims.evidence import Status, derive
+from udpm.claims.instances import ALL_N, BOUNDED, Findings, Kind
+from udpm.claims.statements import AlphaRange, NRange, PrintedClass
 
 OPEN = AlphaRange.parse("(0, 1)")
 NO_ALPHA = PrintedClass(None, "", None)

@@ -1,4 +1,4 @@
-"""Guard rails for udpm/every_user.py: each test pins a behaviour a mutant of the module got wrong without the
+"""Guard rails for udpm/auditing/every_user.py: each test pins a behaviour a mutant of the module got wrong without the
 existing tests noticing (benchmarks/mutation.py; the equivalent mutants are in benchmarks/mutation_equivalents.json).
 Grouped by the function they pin."""
 
@@ -11,9 +11,9 @@ from types import SimpleNamespace
 import pytest
 import z3
 
-from udpm import every_user as e
+from udpm.auditing import every_user as e
+from udpm.core.mechanisms import truncated_geometric
 from udpm.errors import CertificationFailed, HarnessError, InvalidMatrix, VacuousPremise
-from udpm.mechanisms import truncated_geometric
 
 HALF = F(1, 2)
 T2 = truncated_geometric(2, HALF)
@@ -222,8 +222,8 @@ def test_a_solver_user_that_does_not_separate_m_from_t_is_a_harness_error(monkey
 
 
 def test_a_cache_hit_reports_each_query_file_and_answer(fresh_cache):
-    from udpm.claims import Findings
-    from udpm.instances import BOUNDED
+    from udpm.claims.instances import BOUNDED
+    from udpm.claims.registry import Findings
 
     e.geometric_for_every_user(2, HALF, e.LEGAL, 30)
     rec = Findings("grs2011.cor3.3")

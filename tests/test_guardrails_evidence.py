@@ -1,4 +1,4 @@
-"""Guard rails of udpm.evidence (mutation-run kills): the derivation rules in order, the exact texts of
+"""Guard rails of udpm.claims.evidence (mutation-run kills): the derivation rules in order, the exact texts of
 counterexamples and notes, the cap by the weakest dependency, the JSON form and the grid texts."""
 
 import hashlib
@@ -6,7 +6,7 @@ from fractions import Fraction as F
 
 import pytest
 
-from udpm.evidence import (
+from udpm.claims.evidence import (
     KIND_ORDER,
     Evidence,
     Result,
@@ -20,7 +20,7 @@ from udpm.evidence import (
     scope_text,
     unresolved,
 )
-from udpm.instances import ALL_N, BOUNDED, SAMPLED, TABLE, Erratum, Findings, Kind, Outcome
+from udpm.claims.instances import ALL_N, BOUNDED, SAMPLED, TABLE, Erratum, Findings, Kind, Outcome
 
 
 def rec_with(*decisions, errata=(), notes=(), values=None):

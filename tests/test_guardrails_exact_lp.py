@@ -1,4 +1,4 @@
-"""Guard rails of udpm.exact_lp: the exact solves poll their time bound at the first pivot and every 1024 after
+"""Guard rails of udpm.lp.exact_lp: the exact solves poll their time bound at the first pivot and every 1024 after
 (a solve begun past its deadline stops at once, a long one is checked on the way), naming the phase; a singular
 basis is refused with its rank."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from udpm.exact_lp import Q, Singular, SparseLU, _Clock, sparse_solve
+from udpm.lp.exact_lp import Q, Singular, SparseLU, _Clock, sparse_solve
 
 
 class CountingClock(_Clock):

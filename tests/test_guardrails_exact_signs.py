@@ -1,4 +1,4 @@
-"""Guard rails of udpm.exact_signs: a non-zero combination is decided by the rigorous intervals alone; sympy's
+"""Guard rails of udpm.lp.exact_signs: a non-zero combination is decided by the rigorous intervals alone; sympy's
 exact zero test is the fallback for intervals that straddle 0, never the path a decidable sign takes.  The tests
 make the fallback fail, so that a sign the intervals lost (an atom without an interval, a bound compared to the
 wrong number) is seen."""
@@ -10,8 +10,8 @@ from fractions import Fraction as F
 import pytest
 import sympy
 
-from udpm import exact_signs
-from udpm.exact_signs import ONE_ATOM, sign_of
+from udpm.lp import exact_signs
+from udpm.lp.exact_signs import ONE_ATOM, sign_of
 
 R2, R3 = sympy.sqrt(2), sympy.sqrt(3)
 CBRT2 = sympy.Pow(2, sympy.Rational(1, 3))

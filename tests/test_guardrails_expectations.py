@@ -1,4 +1,4 @@
-"""Guard rails of udpm.expectations (mutation-run kills): what is golden, malformed golden files refused
+"""Guard rails of udpm.claims.expectations (mutation-run kills): what is golden, malformed golden files refused
 with one line, every kind of difference named, undecided claims never stored, atomic writes that keep
 the file's mode."""
 
@@ -8,11 +8,11 @@ import stat
 
 import pytest
 
-from udpm import expectations as ex
-from udpm import outputs as out
+from udpm.claims import expectations as ex
+from udpm.claims.evidence import Result, Status
+from udpm.claims.instances import Erratum
 from udpm.errors import ExpectationsError
-from udpm.evidence import Result, Status
-from udpm.instances import Erratum
+from udpm.internal import files as out
 
 
 def result(status=Status.VERIFIED, values=None, errata=(), grid=None):

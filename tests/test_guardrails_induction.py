@@ -1,4 +1,4 @@
-"""Guard rails for udpm/induction.py: each test pins a behaviour a mutant of the module got wrong without the
+"""Guard rails for udpm/induction/obligations.py: each test pins a behaviour a mutant of the module got wrong without the
 existing tests noticing (benchmarks/mutation.py).  Grouped by the function they pin."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import pytest
 import z3
 
 from udpm.errors import VacuousPremise
-from udpm.induction import Obligation, by_induction, discharge
+from udpm.induction.obligations import Obligation, by_induction, discharge
 
 S = z3.Real("s")
 BASE = Obligation("base", (), S * 0 == 0)
@@ -65,7 +65,7 @@ def test_a_contradictory_base_premise_is_refused_like_a_step_premise():
     ["ratio_bounds_kept", "stochastic_product", "zero_propagation", "simplex_minimum", "no_all_down_row"],
 )
 def test_every_all_n_proof_fails_when_its_base_is_false(pair):
-    from proofs import postprocessing as p
+    from proofs.universality import postprocessing as p
 
     base, step, *rest = getattr(p, pair)()
     assert discharge((base, step, *rest), 10).holds
@@ -75,10 +75,10 @@ def test_every_all_n_proof_fails_when_its_base_is_false(pair):
 
 def test_a_claim_built_on_a_false_base_is_not_proved(monkeypatch):
     """grs2011 Lemma 5.2's all-n part with its base case made false: the claim is refuted, never proved."""
-    from proofs import postprocessing as p
-    from proofs import remap_optimality as r
-    from udpm.claims import Context
-    from udpm.evidence import Status
+    from proofs.universality import postprocessing as p
+    from proofs.universality import remap_optimality as r
+    from udpm.claims.evidence import Status
+    from udpm.claims.registry import Context
 
     real = p.ratio_bounds_kept
 

@@ -1,4 +1,4 @@
-"""Guard rails of udpm.instances (mutation-run kills): exact alpha labels, stable keys, one decision per
+"""Guard rails of udpm.claims.instances (mutation-run kills): exact alpha labels, stable keys, one decision per
 instance, refutations need witnesses, timeouts are inconclusive, errata need a known class."""
 
 import hashlib
@@ -7,8 +7,7 @@ from fractions import Fraction as F
 
 import pytest
 
-from udpm.errors import HarnessError, SolverTimeout
-from udpm.instances import (
+from udpm.claims.instances import (
     ALL_N,
     BOUNDED,
     ERRATUM_CLASSES,
@@ -27,6 +26,7 @@ from udpm.instances import (
     alpha_label,
     is_symbolic,
 )
+from udpm.errors import HarnessError, SolverTimeout
 
 
 def test_kind_and_outcome_texts():
@@ -212,7 +212,7 @@ def test_an_instance_covers_nothing_unless_told():
 
 
 def test_smt_record_counts_each_answer_and_names_every_query_on_one_solver():
-    from udpm.instances import smt_record
+    from udpm.claims.instances import smt_record
 
     z3_only, cvc5_only = "unsat: z3 only (cvc5 unknown: budget spent)", "unsat: cvc5 only (z3 unknown: timeout)"
     queries = (
@@ -241,7 +241,7 @@ def test_smt_record_counts_each_answer_and_names_every_query_on_one_solver():
 
 
 def test_smt_record_without_an_unsat_answer_says_so():
-    from udpm.instances import smt_record
+    from udpm.claims.instances import smt_record
 
     assert smt_record((("f", "sat: z3 (cvc5 not run)"),)) == {
         "files": ["f"],
@@ -252,7 +252,7 @@ def test_smt_record_without_an_unsat_answer_says_so():
 
 
 def test_a_decision_records_its_queries_and_its_json_shows_them():
-    from udpm.instances import smt_query, smt_record
+    from udpm.claims.instances import smt_query, smt_record
 
     rec = Findings("c")
     with rec.deciding(n=1, alpha="1/2", kind=BOUNDED, method="m"):
@@ -265,7 +265,7 @@ def test_a_decision_records_its_queries_and_its_json_shows_them():
 
 
 def test_a_decision_outside_a_block_takes_the_queries_answered_since_the_last_one():
-    from udpm.instances import reported_queries, smt_query
+    from udpm.claims.instances import reported_queries, smt_query
 
     rec = Findings("c")
     smt_query("q1", "unsat: z3+cvc5")

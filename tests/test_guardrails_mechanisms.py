@@ -1,4 +1,4 @@
-"""Guard rails of udpm.mechanisms (mutation-run kills): exact pmfs, tails and windows, the truncated
+"""Guard rails of udpm.core.mechanisms (mutation-run kills): exact pmfs, tails and windows, the truncated
 geometric mechanism's end columns, gs2010's scaling, and symbolic alphas refused unless exact in (0, 1)."""
 
 from fractions import Fraction as F
@@ -6,8 +6,7 @@ from fractions import Fraction as F
 import pytest
 import sympy
 
-from udpm.errors import InvalidAlpha, InvalidInput, InvalidInteger, InvalidSize
-from udpm.mechanisms import (
+from udpm.core.mechanisms import (
     ALPHA,
     _symbolic_alpha,
     geometric_pmf,
@@ -18,6 +17,7 @@ from udpm.mechanisms import (
     truncated_geometric,
     truncated_geometric_zlcn2013,
 )
+from udpm.errors import InvalidAlpha, InvalidInput, InvalidInteger, InvalidSize
 
 A = F(1, 3)
 

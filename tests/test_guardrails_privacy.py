@@ -1,12 +1,12 @@
-"""Guard rails of udpm.privacy (mutation-run kills): the exact ratio test at its boundary, zeros,
+"""Guard rails of udpm.core.privacy (mutation-run kills): the exact ratio test at its boundary, zeros,
 every adjacent pair, database neighbours, and one-line refusals of malformed input."""
 
 from fractions import Fraction as F
 
 import pytest
 
+from udpm.core.privacy import Violation, database_dp_violations, dp_violations, hamming_neighbours, is_dp
 from udpm.errors import InvalidAlpha, InvalidInput, NotStochastic
-from udpm.privacy import Violation, database_dp_violations, dp_violations, hamming_neighbours, is_dp
 
 A = F(1, 2)
 

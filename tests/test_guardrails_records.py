@@ -1,4 +1,4 @@
-"""Guard rails of the byte-identical comparison of claim records (``python -m udpm.records same``): two documents
+"""Guard rails of the byte-identical comparison of claim records (``python -m udpm.claims.records same``): two documents
 that differ in any one field of a claim record, at any depth (the decided instances above all), are reported
 different; documents that differ only outside the claim records, or in layout, are the same."""
 
@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from udpm import records
-from udpm.claims import Context, catalog
-from udpm.evidence import derive
-from udpm.instances import ALL_N, BOUNDED, SAMPLED, Findings
-from udpm.report import SCHEMA_FILE, Outcome, document
+from udpm.claims import records
+from udpm.claims.evidence import derive
+from udpm.claims.instances import ALL_N, BOUNDED, SAMPLED, Findings
+from udpm.claims.registry import Context, catalog
+from udpm.outputs.results import SCHEMA_FILE, Outcome, document
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -30,7 +30,7 @@ def _outcome(found: Findings, seconds: float = 1.0) -> Outcome:
 
 def _real_findings() -> Findings:
     """A claim decided by its real check: grs2011 Lemma 5.2 (all-n induction and sampled cross-checks)."""
-    from proofs.remap_optimality import direct_mechanisms_suffice
+    from proofs.universality.remap_optimality import direct_mechanisms_suffice
 
     return direct_mechanisms_suffice(Context())
 
@@ -164,10 +164,10 @@ def test_the_decided_instances_alone_differing_is_reported(tmp_path, claim_recor
     a.write_text(json.dumps(_doc(claim_records)), encoding="utf-8")
     b.write_text(json.dumps(_doc([changed, *claim_records[1:]])), encoding="utf-8")
     r = subprocess.run(
-        [sys.executable, "-m", "udpm.records", "same", str(a), str(b)], capture_output=True, text=True, cwd=ROOT
+        [sys.executable, "-m", "udpm.claims.records", "same", str(a), str(b)], capture_output=True, text=True, cwd=ROOT
     )
     assert r.returncode == 1, r.stdout + r.stderr
-    assert r.stdout.strip() == f"udpm.records: 1 claim record(s) differ: {record['id']}"
+    assert r.stdout.strip() == f"udpm.claims.records: 1 claim record(s) differ: {record['id']}"
 
 
 @pytest.mark.parametrize("field", ["n", "alpha", "kind", "method", "covers", "params", "outcome", "detail"])
@@ -198,7 +198,7 @@ def test_parts_that_disagree_on_one_claim_are_an_error(tmp_path, claim_records, 
     other = {**record, "status": _changed(record["status"])}
     assert _same(tmp_path, _doc(claim_records), _doc(claim_records), _doc([other])) == 2
     err = capsys.readouterr().err
-    assert err.startswith("udpm.records: error: claim ") and record["id"] in err
+    assert err.startswith("udpm.claims.records: error: claim ") and record["id"] in err
 
 
 def test_the_reference_claiming_one_id_twice_is_an_error(tmp_path, claim_records):
@@ -215,14 +215,14 @@ def test_an_unreadable_or_foreign_document_is_one_line_and_exit_2(tmp_path, clai
     for args in ([good, bad], [bad, good]):
         assert records.main(["same", *map(str, args)]) == 2
         err = capsys.readouterr().err
-        assert err.count("\n") == 1 and err.startswith(f"udpm.records: error: {bad}: ")
+        assert err.count("\n") == 1 and err.startswith(f"udpm.claims.records: error: {bad}: ")
     assert records.main(["same", str(good), str(tmp_path / "absent.json")]) == 2
 
 
 @pytest.mark.parametrize("argv", [[], ["same"], ["same", "a.json"], ["differ", "a.json", "b.json"]])
 def test_a_wrong_command_line_is_the_usage_and_exit_2(argv, capsys):
     assert records.main(argv) == 2
-    assert capsys.readouterr().err.startswith("usage: python -m udpm.records same ")
+    assert capsys.readouterr().err.startswith("usage: python -m udpm.claims.records same ")
 
 
 def test_canonical_text_is_independent_of_key_order_and_exact_on_values():
@@ -239,23 +239,23 @@ def test_a_claim_record_without_an_id_is_one_line_and_exit_2(tmp_path, claim_rec
     for args in ([good, bad], [bad, good]):
         assert records.main(["same", *map(str, args)]) == 2
         err = capsys.readouterr().err
-        assert err == f"udpm.records: error: {bad}: claim record 0 is not an object with a string 'id'\n"
+        assert err == f"udpm.claims.records: error: {bad}: claim record 0 is not an object with a string 'id'\n"
 
 
 def test_a_reference_without_claim_records_compares_nothing_and_is_refused(tmp_path, capsys):
     assert _same(tmp_path, _doc([]), _doc([])) == 2
-    assert capsys.readouterr().err == f"udpm.records: error: {tmp_path / 'doc0.json'}: no claim records to compare\n"
+    assert capsys.readouterr().err == f"udpm.claims.records: error: {tmp_path / 'doc0.json'}: no claim records to compare\n"
 
 
 def test_the_command_line_is_read_from_sys_argv_by_default(tmp_path, claim_records, monkeypatch, capsys):
     a = tmp_path / "a.json"
     a.write_text(json.dumps(_doc(claim_records)), encoding="utf-8")
-    monkeypatch.setattr(sys, "argv", ["udpm.records", "same", str(a), str(a)])
+    monkeypatch.setattr(sys, "argv", ["udpm.claims.records", "same", str(a), str(a)])
     assert records.main() == 0
-    assert capsys.readouterr().out == f"udpm.records: {len(claim_records)} claim records identical\n"
-    monkeypatch.setattr(sys, "argv", ["udpm.records", "same", str(a)])
+    assert capsys.readouterr().out == f"udpm.claims.records: {len(claim_records)} claim records identical\n"
+    monkeypatch.setattr(sys, "argv", ["udpm.claims.records", "same", str(a)])
     assert records.main() == 2
-    assert capsys.readouterr().err == ("usage: python -m udpm.records same REFERENCE.json PART.json [PART.json ...]\n")
+    assert capsys.readouterr().err == ("usage: python -m udpm.claims.records same REFERENCE.json PART.json [PART.json ...]\n")
 
 
 def test_the_first_ten_differing_claims_are_named_in_order(tmp_path, claim_records, capsys):
@@ -264,4 +264,4 @@ def test_the_first_ten_differing_claims_are_named_in_order(tmp_path, claim_recor
     changed = [{**r, "notes": r["notes"] + "x"} for r in many]
     assert _same(tmp_path, _doc(many), _doc(changed[::-1])) == 1
     named = ", ".join(f"t.claim{k:02d}" for k in range(10))
-    assert capsys.readouterr().out == f"udpm.records: 12 claim record(s) differ: {named}\n"
+    assert capsys.readouterr().out == f"udpm.claims.records: 12 claim record(s) differ: {named}\n"

@@ -1,4 +1,4 @@
-"""Guard rails of udpm.remaps (mutation-run kills): remap targets in range, exact Bayes remaps with
+"""Guard rails of udpm.core.remaps (mutation-run kills): remap targets in range, exact Bayes remaps with
 smallest-index ties, derivability by the sign of T^-1 X, zlcn2013 transformations in [0, 1]."""
 
 from fractions import Fraction as F
@@ -6,9 +6,8 @@ from fractions import Fraction as F
 import pytest
 import sympy
 
-from udpm.errors import InvalidInput, InvalidMatrix
-from udpm.mechanisms import truncated_geometric
-from udpm.remaps import (
+from udpm.core.mechanisms import truncated_geometric
+from udpm.core.remaps import (
     Derivation,
     Transformation,
     bayes_remap,
@@ -18,7 +17,8 @@ from udpm.remaps import (
     posterior_loss,
     transformation_vector,
 )
-from udpm.users import BayesianUser, Loss, absolute_error
+from udpm.core.users import BayesianUser, Loss, absolute_error
+from udpm.errors import InvalidInput, InvalidMatrix
 
 
 def test_compose_is_the_matrix_product_and_names_the_bad_operand():

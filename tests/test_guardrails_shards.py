@@ -1,4 +1,4 @@
-"""Guard rails of the golden comparison (udpm.shards.golden_problems over udpm.expectations): a result that
+"""Guard rails of the golden comparison (udpm.run.shards.golden_problems over udpm.claims.expectations): a result that
 differs from its stored expectation in any golden field (the status, any value, any erratum's entry, printed or
 correct value or class, the decided grid) is a problem of the run, named with its claim; so are a missing
 expectation, an unsettled status and an unclassified erratum."""
@@ -9,10 +9,10 @@ import copy
 
 import pytest
 
-from udpm import expectations
-from udpm.evidence import derive
-from udpm.instances import BOUNDED, TABLE, UNCLASSIFIED, Findings
-from udpm.shards import golden_problems
+from udpm.claims import expectations
+from udpm.claims.evidence import derive
+from udpm.claims.instances import BOUNDED, TABLE, UNCLASSIFIED, Findings
+from udpm.run.shards import golden_problems
 
 CID = "gs2010.table1"
 

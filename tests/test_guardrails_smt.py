@@ -1,4 +1,4 @@
-"""Guard rails of udpm.smt (mutation-run kills): the time bound, unknown never read as a proof, exact model values."""
+"""Guard rails of udpm.smt.solvers (mutation-run kills): the time bound, unknown never read as a proof, exact model values."""
 
 import signal
 from typing import ClassVar
@@ -6,8 +6,8 @@ from typing import ClassVar
 import pytest
 import z3
 
-from udpm import smt
 from udpm.errors import SolverTimeout, VacuousPremise
+from udpm.smt import solvers as smt
 
 
 class FakeSolver:
@@ -191,7 +191,7 @@ def test_the_exported_text_depends_on_the_query_alone_not_on_other_references():
     process (an earlier claim's) used to change the file, and so its name, between a serial run and a worker."""
     import z3
 
-    from udpm.smt import smt2_text
+    from udpm.smt.solvers import smt2_text
 
     x, a = z3.Reals("x alpha")
     alone = smt2_text([x >= 0, x <= x / a])

@@ -1,4 +1,4 @@
-"""Guard rails of udpm.tables (mutation-run kills): printed files refused with one line, the exact and
+"""Guard rails of udpm.claims.tables (mutation-run kills): printed files refused with one line, the exact and
 decimal matching rules at their boundaries, shapes, errata per entry, and the rounding classification."""
 
 import json
@@ -7,10 +7,9 @@ from fractions import Fraction as F
 import pytest
 import sympy
 
-from udpm import tables
-from udpm.errors import ExpectationsError
-from udpm.instances import TABLE, UNCLASSIFIED, Erratum, Findings
-from udpm.tables import (
+from udpm.claims import tables
+from udpm.claims.instances import TABLE, UNCLASSIFIED, Erratum, Findings
+from udpm.claims.tables import (
     UNDECLARED,
     Mismatch,
     PrintedItem,
@@ -23,6 +22,7 @@ from udpm.tables import (
     printed,
     printed_matches,
 )
+from udpm.errors import ExpectationsError
 
 
 @pytest.fixture

@@ -16,9 +16,9 @@ junitparser = pytest.importorskip("junitparser")
 from junitparser import Error, Failure, JUnitXml, Skipped  # noqa: E402
 from junitparser.cli import verify  # noqa: E402
 
-from udpm.annotations import annotation, emit  # noqa: E402
-from udpm.evidence import Status  # noqa: E402
-from udpm.junit import junit_xml, verdict  # noqa: E402
+from udpm.claims.evidence import Status  # noqa: E402
+from udpm.outputs.annotations import annotation, emit  # noqa: E402
+from udpm.outputs.junit import junit_xml, verdict  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 FAST = ["--only", "grs2011.fig1*", "--only", "gs2010.appB"]
@@ -85,7 +85,7 @@ def test_annotations_only_on_github_actions_and_point_at_the_checks_source():
 def test_an_annotation_is_at_the_line_of_the_function_that_checks_the_claim(cid):
     import inspect
 
-    from udpm.claims import catalog, load_checkers
+    from udpm.claims.registry import catalog, load_checkers
 
     checks = load_checkers()
     fn = checks[cid]

@@ -1,4 +1,4 @@
-"""One exact factorisation per basis (udpm.exact_lp.SparseLU), and the generic path's bounded use of it."""
+"""One exact factorisation per basis (udpm.lp.exact_lp.SparseLU), and the generic path's bounded use of it."""
 
 import random
 from fractions import Fraction as F
@@ -6,11 +6,11 @@ from fractions import Fraction as F
 import flint
 import pytest
 
-from udpm import exact_lp, exact_simplex, refinement
-from udpm.certify import check_certified, solve
-from udpm.exact_lp import Singular, SparseLU, _Clock, sparse_solve
-from udpm.programs import bayesian_lp
-from udpm.users import BayesianUser, Loss, absolute_error
+from udpm.core.users import BayesianUser, Loss, absolute_error
+from udpm.lp import exact_lp, exact_simplex, refinement
+from udpm.lp.certify import check_certified, solve
+from udpm.lp.exact_lp import Singular, SparseLU, _Clock, sparse_solve
+from udpm.lp.programs import bayesian_lp
 
 Q = flint.fmpq
 

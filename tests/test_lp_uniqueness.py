@@ -7,11 +7,11 @@ from fractions import Fraction as F
 
 import pytest
 
-from udpm import certify, exact_simplex
-from udpm.certify import solve, standard_form
 from udpm.errors import CertificationFailed
-from udpm.exact_lp import Unbounded, _Clock
-from udpm.programs import Constraint, LinearProgram
+from udpm.lp import certify, exact_simplex
+from udpm.lp.certify import solve, standard_form
+from udpm.lp.exact_lp import Unbounded, _Clock
+from udpm.lp.programs import Constraint, LinearProgram
 
 
 def C(coeffs, sense, rhs):

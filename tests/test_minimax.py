@@ -6,14 +6,14 @@ from fractions import Fraction
 
 import pytest
 
-from proofs import minimax
-from udpm.claims import Context
+from proofs.minimax import consumers as minimax
+from udpm.claims.evidence import Status, grid_text
+from udpm.claims.instances import ALL_N, BOUNDED, SAMPLED, Outcome
+from udpm.claims.registry import Context
+from udpm.core.mechanisms import truncated_geometric
+from udpm.core.users import MinimaxUser, absolute_error, power_loss
 from udpm.errors import InvalidInput
-from udpm.evidence import Status, grid_text
-from udpm.instances import ALL_N, BOUNDED, SAMPLED, Outcome
-from udpm.mechanisms import truncated_geometric
-from udpm.programs_minimax import optimal_interaction_lp, optimal_mechanism_lp
-from udpm.users import MinimaxUser, absolute_error, power_loss
+from udpm.lp.minimax import optimal_interaction_lp, optimal_mechanism_lp
 
 CTX = Context()
 CONSUMER_GRID = "alpha=1/2, 99/100, 1/100, 1/4, 2/3: n<=5"

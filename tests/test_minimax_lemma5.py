@@ -1,4 +1,4 @@
-"""gs2010 Lemma 5 (proofs/minimax_lemma5.py, obligations in proofs/minimax_perturbation.py): the paper's argument
+"""gs2010 Lemma 5 (proofs/minimax/lemma5.py, obligations in proofs/minimax/perturbation.py): the paper's argument
 computed for all n, its printed steps checked as printed, false variants."""
 
 from __future__ import annotations
@@ -10,14 +10,14 @@ from fractions import Fraction
 import pytest
 import z3
 
-from proofs import minimax_lemma5 as l5
-from proofs import minimax_perturbation as pt
-from udpm.claims import Context
+from proofs.minimax import lemma5 as l5
+from proofs.minimax import perturbation as pt
+from udpm.claims.evidence import Status, grid_text
+from udpm.claims.instances import ALL_N, SAMPLED, Findings
+from udpm.claims.registry import Context
+from udpm.core.mechanisms import truncated_geometric
 from udpm.errors import VacuousPremise
-from udpm.evidence import Status, grid_text
-from udpm.induction import Obligation
-from udpm.instances import ALL_N, SAMPLED, Findings
-from udpm.mechanisms import truncated_geometric
+from udpm.induction.obligations import Obligation
 
 CTX = Context()
 CONSUMER_GRID = "alpha=1/2, 99/100, 1/100, 1/4, 2/3: n<=5"

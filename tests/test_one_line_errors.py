@@ -17,9 +17,9 @@ COMMANDS = [
     (("reproduce.py", "merge", "--bogus"), "reproduce.py merge: error: "),
     (("-m", "udpm.cli", "check", "--bogus"), f"udpm check: {UNKNOWN} (see udpm check --help)"),
     (("-m", "udpm.cli", "audit", "--bogus"), f"udpm audit: {UNKNOWN} (see udpm audit --help)"),
-    (("-m", "udpm.cli", "certificates"), "python -m udpm.certificates: error: the following arguments are required"),
-    (("-m", "udpm.smt", "--bogus"), "python -m udpm.smt: error: unrecognized arguments: --bogus"),
-    (("-m", "udpm.variants", "a", "b"), "python -m udpm.variants: error: unrecognized arguments: b"),
+    (("-m", "udpm.cli", "certificates"), "python -m udpm.lp.certificates: error: the following arguments are required"),
+    (("-m", "udpm.smt.solvers", "--bogus"), "python -m udpm.smt.solvers: error: unrecognized arguments: --bogus"),
+    (("-m", "udpm.claims.variants", "a", "b"), "python -m udpm.claims.variants: error: unrecognized arguments: b"),
 ]
 
 

@@ -1,4 +1,4 @@
-"""proofs/postprocessing.py and udpm/induction.py: the all-n induction proofs hold, and each false variant (a
+"""proofs/universality/postprocessing.py and udpm/induction/obligations.py: the all-n induction proofs hold, and each false variant (a
 hypothesis dropped from the step) fails with a concrete model."""
 
 from __future__ import annotations
@@ -6,13 +6,13 @@ from __future__ import annotations
 import pytest
 import z3
 
-from proofs import postprocessing as p
-from proofs import remap_optimality as r
-from udpm.claims import Context, Findings
+from proofs.universality import postprocessing as p
+from proofs.universality import remap_optimality as r
+from udpm.claims.evidence import Status
+from udpm.claims.instances import ALL_N
+from udpm.claims.registry import Context, Findings
 from udpm.errors import VacuousPremise
-from udpm.evidence import Status
-from udpm.induction import Obligation, by_induction, discharge
-from udpm.instances import ALL_N
+from udpm.induction.obligations import Obligation, by_induction, discharge
 
 CTX = Context()
 

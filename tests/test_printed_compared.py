@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from udpm.tables import PRINTED, ROOT
+from udpm.claims.tables import PRINTED, ROOT
 
 CHECK_SOURCES = [*sorted((ROOT / "proofs").rglob("*.py")), *sorted((ROOT / "experiments").glob("*.py"))]
 

@@ -11,12 +11,12 @@ from fractions import Fraction as F
 
 import pytest
 
-from proofs import countrange as c
-from proofs import countrange_lemma3 as c3
-from proofs import countrange_theorem3 as t3
-from udpm.claims import Context, Status
-from udpm.instances import TABLE, UNCLASSIFIED
-from udpm.tables import printed
+from proofs.countrange import lemma2 as c
+from proofs.countrange import lemma3 as c3
+from proofs.countrange import theorem3 as t3
+from udpm.claims.instances import TABLE, UNCLASSIFIED
+from udpm.claims.registry import Context, Status
+from udpm.claims.tables import printed
 
 CTX = Context()
 BOUNDS = list(printed("zlcn2013", "thm3.bounds").values)

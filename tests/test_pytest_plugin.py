@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from udpm.claims import load_checkers
-from udpm.evidence import Status, unresolved
+from udpm.claims.evidence import Status, unresolved
+from udpm.claims.registry import load_checkers
 from udpm.pytest_plugin import decide
 
 pytest_plugins = ["pytester"]
@@ -101,16 +101,16 @@ def test_the_cache_decides_a_claim_once(pytester, tmp_path):
 
 
 def test_udpm_jobs_decides_the_claims_on_the_executor(pytester, monkeypatch):
-    import udpm.executor
+    import udpm.run.executor
 
     calls = []
-    real = udpm.executor.run
+    real = udpm.run.executor.run
 
     def spy(order, ctx, **kwargs):
         calls.append((list(order), kwargs.get("jobs")))
         return real(order, ctx, **{**kwargs, "jobs": 1})  # the cluster itself is tested in test_dask_cluster.py
 
-    monkeypatch.setattr(udpm.executor, "run", spy)
+    monkeypatch.setattr(udpm.run.executor, "run", spy)
     result = pytester.runpytest(*LOAD, "--udpm", FAST, "--udpm", "gs2010.def1", "--udpm-jobs", "2", "-v")
     result.assert_outcomes(passed=2)
     result.stdout.fnmatch_lines(["udpm: * 2 Dask workers"])
@@ -124,12 +124,12 @@ def test_under_pytest_xdist_each_worker_decides_its_own_claims(pytester):
 
 
 def test_a_check_module_that_cannot_be_imported_fails_every_claim_with_one_line(pytester, monkeypatch):
-    import udpm.claims
+    import udpm.claims.registry
 
     def broken():
         raise ImportError("cannot import name 'x' from 'udpm.y'")
 
-    monkeypatch.setattr(udpm.claims, "load_checkers", broken)
+    monkeypatch.setattr(udpm.claims.registry, "load_checkers", broken)
     result = pytester.runpytest(*LOAD, "--udpm", FAST, "--udpm", "gs2010.lemma1")
     result.assert_outcomes(failed=2)
     out = result.stdout.str()

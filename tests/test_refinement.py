@@ -1,4 +1,4 @@
-"""The refined generic path (udpm.refinement) certifies the same optimum as the unrefined one, and a forged or
+"""The refined generic path (udpm.lp.refinement) certifies the same optimum as the unrefined one, and a forged or
 perturbed proposal is still repaired or rejected exactly: floats only propose."""
 
 from fractions import Fraction as F
@@ -6,11 +6,11 @@ from fractions import Fraction as F
 import pytest
 import sympy
 
-from udpm import certify, refinement
-from udpm.certify import check_certified, solve, standard_form
+from udpm.core.users import BayesianUser, Loss, absolute_error
 from udpm.errors import CertificationFailed
-from udpm.programs import Constraint, LinearProgram, bayesian_lp
-from udpm.users import BayesianUser, Loss, absolute_error
+from udpm.lp import certify, refinement
+from udpm.lp.certify import check_certified, solve, standard_form
+from udpm.lp.programs import Constraint, LinearProgram, bayesian_lp
 
 
 def C(coeffs, sense, rhs, name=""):

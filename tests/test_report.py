@@ -1,4 +1,4 @@
-"""The reproduction report (udpm.notebook): build/report.html from `reproduce.py --report`, and the README block.
+"""The reproduction report (udpm.outputs.notebook): build/report.html from `reproduce.py --report`, and the README block.
 
 Report runs happen in a temporary copy of the project, so build/ and README.md of the
 real tree are never touched.
@@ -16,11 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from udpm import notebook, readme_block, report_html
-from udpm.claims import Claim
-from udpm.evidence import Evidence, Result, Status, grid_text, scope_text
-from udpm.instances import Erratum
-from udpm.report import Outcome
+from udpm.claims.evidence import Evidence, Result, Status, grid_text, scope_text
+from udpm.claims.instances import Erratum
+from udpm.claims.registry import Claim
+from udpm.outputs import notebook, readme_block
+from udpm.outputs.results import Outcome
+from udpm.report import html as report_html
 
 ROOT = Path(__file__).resolve().parent.parent
 # Ported claims of every kind: tables (fig1a, fig1b), a bounded check (appB), an all-n proof with a bounded cross-check.
@@ -557,7 +558,7 @@ def test_the_real_readme_has_the_markers():
 
 
 def document_of(outcomes: list[Outcome]) -> str:
-    from udpm.report import document
+    from udpm.outputs.results import document
 
     return document(outcomes, {"quick": True, "seed": 0})
 

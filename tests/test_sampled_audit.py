@@ -1,4 +1,4 @@
-"""udpm.sampled_audit: certified Clopper-Pearson intervals, the DP-violation test and the T-consistency test."""
+"""udpm.auditing.sampled: certified Clopper-Pearson intervals, the DP-violation test and the T-consistency test."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from udpm import clopper_pearson as cp
-from udpm import defect_corpus as dc
-from udpm import sampled_audit as sa
+from udpm.auditing import clopper_pearson as cp
+from udpm.auditing import defect_corpus as dc
+from udpm.auditing import sampled as sa
+from udpm.core.mechanisms import truncated_geometric
 from udpm.errors import InvalidInput
-from udpm.mechanisms import truncated_geometric
 
 RESULTS = Path(__file__).resolve().parents[1] / "benchmarks" / "results" / "sampled_false_alarm.json"
 

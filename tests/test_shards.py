@@ -1,4 +1,4 @@
-"""reproduce.py --shard K/N and merge (udpm.shards): shards partition the selection, a shard runs the dependencies
+"""reproduce.py --shard K/N and merge (udpm.run.shards): shards partition the selection, a shard runs the dependencies
 it needs from other shards but writes only its own claims, and merged shards equal a serial run byte for byte."""
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from udpm import shards
-from udpm.claims import catalog
+from udpm.claims.records import canonical
+from udpm.claims.registry import catalog
 from udpm.errors import InvalidInput
-from udpm.records import canonical
+from udpm.run import shards
 
 ROOT = Path(__file__).resolve().parent.parent
 # gs2010.def4 (shard 1) depends on grs2011.ex2.2, which falls in shard 2: the cross-shard dependency case.
@@ -163,7 +163,7 @@ def test_two_shards_merged_equal_a_serial_run_byte_for_byte(tmp_path):
     bumped["metadata"]["harness_version"] = "9.9"
     (tmp_path / "bumped.json").write_text(json.dumps(bumped))
     proc = subprocess.run(
-        [sys.executable, "-m", "udpm.shards", "merge", str(one), str(tmp_path / "bumped.json"), "--json", "y.json"],
+        [sys.executable, "-m", "udpm.run.shards", "merge", str(one), str(tmp_path / "bumped.json"), "--json", "y.json"],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -191,10 +191,10 @@ def full_doc(*claims: tuple[str, str, list[str]], shard: tuple[int, int] | None 
 
 @pytest.fixture
 def merge_files(tmp_path, monkeypatch):
-    """Write documents; the schema check is udpm.report's own business (tested with real runs above)."""
-    import udpm.report
+    """Write documents; the schema check is udpm.outputs.results's own business (tested with real runs above)."""
+    import udpm.outputs.results
 
-    monkeypatch.setattr(udpm.report, "schema_problems", lambda doc: [])
+    monkeypatch.setattr(udpm.outputs.results, "schema_problems", lambda doc: [])
 
     def write(*docs: dict) -> list[str]:
         paths = []
@@ -245,6 +245,6 @@ def test_merge_without_an_output_is_refused_in_one_line(tmp_path, merge_files, c
     paths = merge_files(full_doc(("grs2011.ex2.1", "proved", [])))
     assert shards.main(["merge", *paths]) == 2
     err = capsys.readouterr().err
-    assert err == "python -m udpm.shards merge: error: nothing to write: give --json PATH and/or --junit PATH\n"
+    assert err == "python -m udpm.run.shards merge: error: nothing to write: give --json PATH and/or --junit PATH\n"
     assert shards.main(["merge", *paths, "--junit", str(tmp_path / "no" / "x.xml")]) == 2
     assert "--junit" in capsys.readouterr().err and not (tmp_path / "no").exists()

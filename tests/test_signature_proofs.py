@@ -1,4 +1,4 @@
-"""proofs/signatures.py, vertex_remaps.py (with signatures_encoding.py, signature_lemmas.py, mechanism_vertices.py):
+"""proofs/signatures/optimal_mechanisms.py, vertex_remaps.py (with signatures_encoding.py, signature_lemmas.py, mechanism_vertices.py):
 each lemma holds on its grid, and each false variant is refuted with a counterexample.
 
 grs2009's Section 5 lemmas hold on their grids under the proofs' hypotheses: the claims ``<id>.strict``.  The
@@ -14,15 +14,15 @@ from fractions import Fraction as F
 import pytest
 import z3
 
-from proofs import mechanism_vertices as mv
-from proofs import signature_lemmas as sl
-from proofs import signatures as s
-from proofs import signatures_encoding as enc
-from proofs import vertex_remaps as vr
-from udpm.claims import Context, Status
+from proofs.signatures import encoding as enc
+from proofs.signatures import lemmas as sl
+from proofs.signatures import optimal_mechanisms as s
+from proofs.signatures import vertex_remaps as vr
+from proofs.signatures import vertices as mv
+from udpm.claims.evidence import grid_text
+from udpm.claims.registry import Context, Status
+from udpm.core.signatures import DOWN, SLACK, UP, ZERO, parse, remap_from_signature
 from udpm.errors import VacuousPremise
-from udpm.evidence import grid_text
-from udpm.signatures import DOWN, SLACK, UP, ZERO, parse, remap_from_signature
 
 CTX = Context()
 TEST_PLAN = {F(1, 2): 3, F(1, 3): 2, F(9, 10): 2}
@@ -56,7 +56,7 @@ def test_claim_holds_and_the_grid_is_what_ran(fn, status):
     want = {str(a): list(range(1, top + 1)) for a, top in plan.items()}
     got = {a: row["n"] for row in rec.result().grid["bounded"] for a in row["alphas"]}
     assert got == want
-    all_n = {s.lemma_5_3: 3, s.grs2009_lemma_5_4: 2}.get(fn, 0)  # the induction proofs (proofs.postprocessing)
+    all_n = {s.lemma_5_3: 3, s.grs2009_lemma_5_4: 2}.get(fn, 0)  # the induction proofs (proofs.universality.postprocessing)
     assert len(rec.decisions) == sum(plan.values()) + all_n
 
 
@@ -234,7 +234,7 @@ def test_z3_negations_agree_with_the_python_properties(n, samples):
 
 
 def test_vertex_rank_check_and_purify():
-    from udpm.mechanisms import truncated_geometric
+    from udpm.core.mechanisms import truncated_geometric
 
     t = truncated_geometric(3, F(1, 2))
     assert mv.is_vertex(t, F(1, 2))

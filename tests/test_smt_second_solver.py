@@ -1,4 +1,4 @@
-"""udpm.smt's second solver: every query is exported as SMT-LIB 2 and decided by cvc5 too (issue 11, section 4)."""
+"""udpm.smt.solvers's second solver: every query is exported as SMT-LIB 2 and decided by cvc5 too (issue 11, section 4)."""
 
 import json
 import re
@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 import z3
 
-from udpm import smt, smt_cvc5
+from udpm.claims.instances import BOUNDED, Findings
 from udpm.errors import SolverDisagreement, SolverTimeout, VacuousPremise
-from udpm.instances import BOUNDED, Findings
+from udpm.smt import cvc5_process as smt_cvc5
+from udpm.smt import solvers as smt
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -378,7 +379,7 @@ def test_an_exported_file_re_decides_from_the_command_line(export_dir):
     (name,) = rec.decisions[0].to_json()["smt"]["files"]
     path = export_dir / f"{name}.smt2"
     done = subprocess.run(
-        [sys.executable, "-m", "udpm.smt", str(path), "--budget", "10"], capture_output=True, text=True, cwd=ROOT
+        [sys.executable, "-m", "udpm.smt.solvers", str(path), "--budget", "10"], capture_output=True, text=True, cwd=ROOT
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith(f"{path}: z3 unsat, cvc5 unsat")

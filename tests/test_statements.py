@@ -6,9 +6,9 @@ import re
 
 import pytest
 
-from udpm.assertions import load_inventory
-from udpm.catalog import CLAIMS
-from udpm.statements import PAPERS, paper_text, papers_folder, quote_found
+from udpm.claims.assertions import load_inventory
+from udpm.claims.catalog import CLAIMS
+from udpm.claims.statements import PAPERS, paper_text, papers_folder, quote_found
 
 FOLDER = papers_folder()
 needs_papers = pytest.mark.skipif(FOLDER is None, reason="the papers' text (shared/papers or $UDPM_PAPERS) is absent")
@@ -80,8 +80,8 @@ def test_every_printed_claim_is_in_the_inventory(paper):
     ],
 )
 def test_a_malformed_statement_file_is_one_clear_error(tmp_path, text, message):
+    from udpm.claims.statements import load_statements
     from udpm.errors import CatalogError
-    from udpm.statements import load_statements
 
     for paper in PAPERS:
         (tmp_path / f"{paper}.toml").write_text(text if paper == "grs2011" else "")
@@ -90,7 +90,7 @@ def test_a_malformed_statement_file_is_one_clear_error(tmp_path, text, message):
 
 
 def test_a_not_checkable_assertion_needs_its_reason(tmp_path):
-    from udpm.assertions import load_inventory
+    from udpm.claims.assertions import load_inventory
     from udpm.errors import CatalogError
 
     bad = "[[assertion]]\nwhere = 'W'\nkind = 'remark'\nquote = 'Q'\ndisposition = 'not checkable'\n"

@@ -9,15 +9,15 @@ import pytest
 import sympy as sp
 import z3
 
-from proofs import laplace_vs_geometric as lvg
-from proofs import post_processing_example as ppe
-from proofs import rounded_laplace as rl
-from proofs import symbolic as sy
-from udpm.claims import Context, Status
+from proofs.geometric import laplace_vs_geometric as lvg
+from proofs.geometric import post_processing_example as ppe
+from proofs.geometric import rounded_laplace as rl
+from proofs.geometric import symbolic as sy
+from udpm.claims.evidence import grid_text
+from udpm.claims.instances import ALL_N, BOUNDED, TABLE
+from udpm.claims.registry import Context, Status
+from udpm.claims.tables import printed
 from udpm.errors import VacuousPremise
-from udpm.evidence import grid_text
-from udpm.instances import ALL_N, BOUNDED, TABLE
-from udpm.tables import printed
 
 CTX = Context(quick=True)
 
@@ -77,7 +77,7 @@ def test_thmA2_wrong_factor_refuted():
 
 
 def test_thmA2_printed_decimal_checked(monkeypatch):
-    from udpm.tables import PrintedItem, printed
+    from udpm.claims.tables import PrintedItem, printed
 
     def altered(paper, key):
         item = printed(paper, key)

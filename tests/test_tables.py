@@ -15,13 +15,13 @@ from experiments import grs2009 as ex09
 from experiments import grs2011 as ex11
 from experiments import gs2010 as ex10
 from experiments import zlcn2013 as exz
-from proofs import databases as dbs
-from proofs import databases_appendix_c as appc
-from proofs import databases_theorem6_3 as thm63
-from proofs import laplace_vs_geometric as lvg
-from udpm import tables
-from udpm.claims import Context, Status
-from udpm.tables import PRINTED, approximates, decimal_matches_real, printed_matches
+from proofs.databases import appendix_c as appc
+from proofs.databases import priors as dbs
+from proofs.databases import theorem6_3 as thm63
+from proofs.geometric import laplace_vs_geometric as lvg
+from udpm.claims import tables
+from udpm.claims.registry import Context, Status
+from udpm.claims.tables import PRINTED, approximates, decimal_matches_real, printed_matches
 
 CTX = Context()
 

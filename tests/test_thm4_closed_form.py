@@ -9,9 +9,9 @@ from fractions import Fraction
 import pytest
 import sympy as sp
 
-from proofs import approximation_ratio as ar
-from proofs import countrange_lp as cr
-from udpm.claims import Context
+from proofs.countrange import approximation_ratio as ar
+from proofs.countrange import lp as cr
+from udpm.claims.registry import Context
 
 CTX = Context()
 A = cr.AS

@@ -1,16 +1,16 @@
-"""zlcn2013 Theorem 7 (proofs/thresholds.py) and (2)/(3) (proofs/recurrences.py, signs by proofs/rational_alpha.py):
+"""zlcn2013 Theorem 7 (proofs/countrange/thresholds.py) and (2)/(3) (proofs/countrange/recurrences.py, signs by proofs/countrange/rational_alpha.py):
 the real statements pass, false variants are refuted."""
 
 from __future__ import annotations
 
 import sympy as sp
 
-from proofs import rational_alpha as ra
-from proofs import recurrences as rc
-from proofs import thresholds as th
-from udpm.claims import Context, Status
-from udpm.evidence import grid_text
-from udpm.instances import ALL_N, BOUNDED, SAMPLED, Outcome
+from proofs.countrange import rational_alpha as ra
+from proofs.countrange import recurrences as rc
+from proofs.countrange import thresholds as th
+from udpm.claims.evidence import grid_text
+from udpm.claims.instances import ALL_N, BOUNDED, SAMPLED, Outcome
+from udpm.claims.registry import Context, Status
 
 CTX = Context(quick=True)
 A = ra.A_SYM

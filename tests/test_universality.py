@@ -1,4 +1,4 @@
-"""proofs/universality.py, remap_optimality.py, optimal_vertex.py, characterization.py: each claim's record is
+"""proofs/universality/bayesian.py, remap_optimality.py, optimal_vertex.py, characterization.py: each claim's record is
 what ran, and each false variant (through an injectable parameter of the shipped check) is refuted with a concrete
 counterexample."""
 
@@ -9,17 +9,17 @@ from fractions import Fraction as F
 
 import pytest
 
-from proofs import characterization as c
-from proofs import optimal_vertex as ov
-from proofs import remap_optimality as r
-from proofs import universality as u
-from udpm.certify import is_vertex
-from udpm.claims import Context, Status, restrict
-from udpm.evidence import grid_text
-from udpm.instances import BOUNDED, SAMPLED, Outcome
-from udpm.mechanisms import truncated_geometric
-from udpm.programs import bayesian_lp, objective_value
-from udpm.users import BayesianUser, Loss
+from proofs.universality import bayesian as u
+from proofs.universality import characterization as c
+from proofs.universality import optimal_vertex as ov
+from proofs.universality import remap_optimality as r
+from udpm.claims.evidence import grid_text
+from udpm.claims.instances import BOUNDED, SAMPLED, Outcome
+from udpm.claims.registry import Context, Status, restrict
+from udpm.core.mechanisms import truncated_geometric
+from udpm.core.users import BayesianUser, Loss
+from udpm.lp.certify import is_vertex
+from udpm.lp.programs import bayesian_lp, objective_value
 
 CTX = Context()
 ALPHAS = "alpha=1/100, 1/3, 1/2, 99/100"

@@ -1,4 +1,4 @@
-"""Bad input to the public functions of udpm.privacy and udpm.mechanisms: one typed error, one line.
+"""Bad input to the public functions of udpm.core.privacy and udpm.core.mechanisms: one typed error, one line.
 
 Every row of the table is (function, arguments, expected error class, a pattern the message must
 contain).  The error must be the named :class:`udpm.errors.InvalidInput` subclass (so never a raw
@@ -13,6 +13,16 @@ import numpy as np
 import pytest
 import sympy
 
+from udpm.core.mechanisms import (
+    geometric_pmf,
+    geometric_tail,
+    geometric_window,
+    rounded_laplace_pmf,
+    scaled_truncated_geometric,
+    truncated_geometric,
+    truncated_geometric_zlcn2013,
+)
+from udpm.core.privacy import database_dp_violations, dp_violations, hamming_neighbours, is_dp
 from udpm.errors import (
     HarnessError,
     InvalidAlpha,
@@ -22,16 +32,6 @@ from udpm.errors import (
     InvalidSize,
     NotStochastic,
 )
-from udpm.mechanisms import (
-    geometric_pmf,
-    geometric_tail,
-    geometric_window,
-    rounded_laplace_pmf,
-    scaled_truncated_geometric,
-    truncated_geometric,
-    truncated_geometric_zlcn2013,
-)
-from udpm.privacy import database_dp_violations, dp_violations, hamming_neighbours, is_dp
 
 HALF = F(1, 2)
 GOOD = [[F(2, 3), F(1, 3)], [F(1, 3), F(2, 3)]]  # 1/2-DP, row-stochastic

@@ -1,4 +1,4 @@
-"""zlcn2013's printed assertions outside the numbered results (proofs/zlcn2013_assertions.py): each check decides
+"""zlcn2013's printed assertions outside the numbered results (proofs/assertions/zlcn2013.py): each check decides
 the sentence as printed, and a changed statement (a constant, a bound, a range, a condition) is refuted."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ from fractions import Fraction as F
 
 import pytest
 
-import proofs.zlcn2013_assertions as z
-from udpm.claims import Context
-from udpm.evidence import Status
+import proofs.assertions.zlcn2013 as z
+from udpm.claims.evidence import Status
+from udpm.claims.registry import Context
 
 
 def status(rec):

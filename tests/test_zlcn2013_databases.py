@@ -1,5 +1,5 @@
 """zlcn2013 Theorems 2 and 3 on mechanisms over databases (not count-oriented): Section 3.3's reduction through
-tau_0..tau_n, computed (proofs/countrange_databases.py decide_databases), holds for the paper's chain, and each false
+tau_0..tau_n, computed (proofs/countrange/databases.py decide_databases), holds for the paper's chain, and each false
 variant (a chain whose consecutive databases are not neighbours, wrong counts, equal consumers) is refuted."""
 
 from __future__ import annotations
@@ -8,15 +8,15 @@ from fractions import Fraction as F
 
 import z3
 
-from proofs import countrange_alpha as ca
-from proofs import countrange_chain as cch
-from proofs import countrange_databases as cdb
-from proofs import countrange_lemma3 as c3
-from proofs import countrange_optimum_consumers as coc
-from proofs import countrange_theorem3 as t3
-from proofs import countrange_vectors as cv
-from udpm.claims import Context, Status
-from udpm.instances import ALL_N, BOUNDED, Outcome
+from proofs.countrange import alpha as ca
+from proofs.countrange import chain as cch
+from proofs.countrange import databases as cdb
+from proofs.countrange import lemma3 as c3
+from proofs.countrange import optimum_consumers as coc
+from proofs.countrange import theorem3 as t3
+from proofs.countrange import vectors as cv
+from udpm.claims.instances import ALL_N, BOUNDED, Outcome
+from udpm.claims.registry import Context, Status
 
 CTX = Context()
 

@@ -5,8 +5,8 @@ signatures, users, programs (the LPs), certificates; claims and catalog hold
 the claim registry.  alpha is always in (0, 1) with alpha = e^-eps inside;
 zlcn2013's alpha > 1 enters only through conventions.alpha_from_zlcn2013.
 
-The public API asks the papers' questions of your own mechanism, one at a time (:mod:`udpm.questions`)
-or all in one report (:func:`udpm.audit`, from :mod:`udpm.audit_report`); :mod:`udpm.exact_inputs` makes
+The public API asks the papers' questions of your own mechanism, one at a time (:mod:`udpm.auditing.questions`)
+or all in one report (:func:`udpm.audit`, from :mod:`udpm.auditing.report`); :mod:`udpm.auditing.exact_inputs` makes
 the inputs exact:
 
 >>> import udpm
@@ -22,7 +22,7 @@ Traceback (most recent call last):
     ...
 udpm.errors.InvalidInput: give n, or a prior or loss matrix that fixes it
 
-The names are loaded on first use, so that ``python -m udpm.certificates`` still
+The names are loaded on first use, so that ``python -m udpm.lp.certificates`` still
 imports nothing beyond the standard library.
 """
 
@@ -31,22 +31,22 @@ from __future__ import annotations
 import importlib
 
 _EXPORTS = {
-    "audit": "udpm.audit_report",
-    "AuditReport": "udpm.audit_report",
-    "derive": "udpm.questions",
-    "is_private": "udpm.questions",
-    "is_universally_optimal": "udpm.questions",
-    "optimal_for": "udpm.questions",
-    "make_user": "udpm.exact_inputs",
-    "alpha_from_eps": "udpm.exact_inputs",
-    "exact_matrix": "udpm.exact_inputs",
-    "rationalize": "udpm.exact_inputs",
-    "IrrationalAlpha": "udpm.exact_inputs",
-    "NotRationalizable": "udpm.exact_inputs",
-    "truncated_geometric": "udpm.mechanisms",
-    "geometric_window": "udpm.mechanisms",
-    "BayesianUser": "udpm.users",
-    "Loss": "udpm.users",
+    "audit": "udpm.auditing.report",
+    "AuditReport": "udpm.auditing.report",
+    "derive": "udpm.auditing.questions",
+    "is_private": "udpm.auditing.questions",
+    "is_universally_optimal": "udpm.auditing.questions",
+    "optimal_for": "udpm.auditing.questions",
+    "make_user": "udpm.auditing.exact_inputs",
+    "alpha_from_eps": "udpm.auditing.exact_inputs",
+    "exact_matrix": "udpm.auditing.exact_inputs",
+    "rationalize": "udpm.auditing.exact_inputs",
+    "IrrationalAlpha": "udpm.auditing.exact_inputs",
+    "NotRationalizable": "udpm.auditing.exact_inputs",
+    "truncated_geometric": "udpm.core.mechanisms",
+    "geometric_window": "udpm.core.mechanisms",
+    "BayesianUser": "udpm.core.users",
+    "Loss": "udpm.core.users",
     "HarnessError": "udpm.errors",
     "InvalidInput": "udpm.errors",
 }

@@ -32,9 +32,9 @@ import tempfile
 from fractions import Fraction
 from pathlib import Path
 
-from udpm.arguments import OneLineParser
 from udpm.errors import HarnessError, InvalidInput, SolverTimeout
-from udpm.outputs import check_file
+from udpm.internal.arguments import OneLineParser
+from udpm.internal.files import check_file
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INCONCLUSIVE = 0, 1, 2, 3
 ROOT = Path(__file__).resolve().parent.parent
@@ -157,7 +157,7 @@ exit status:
 
 
 def _writable(path: Path | None, flag: str) -> None:
-    """Refuse, before any work, an output that cannot be created: a real probe (udpm.outputs), not a guess."""
+    """Refuse, before any work, an output that cannot be created: a real probe (udpm.internal.files), not a guess."""
     check_file(path, flag)
 
 
@@ -173,7 +173,7 @@ def _write(path: Path, text: str, flag: str) -> None:
 
 
 def audit_main(argv: list[str]) -> int:
-    from udpm.adapters.registry import NAMES, library_mechanism
+    from udpm.auditing.adapters.registry import NAMES, library_mechanism
 
     p = _Parser(
         prog="udpm audit",
@@ -226,8 +226,8 @@ def audit_main(argv: list[str]) -> int:
         raise InvalidInput("--budget must be > 0 seconds")
     _writable(args.json, "--json")
     _writable(args.html, "--html")
-    from udpm.audit_report import audit
-    from udpm.exact_inputs import exact_alpha
+    from udpm.auditing.exact_inputs import exact_alpha
+    from udpm.auditing.report import audit
 
     if args.alpha is not None or args.eps is not None:
         exact_alpha(args.alpha, args.eps)  # a bad alpha is refused before the mechanism is read
@@ -296,7 +296,7 @@ def check_main(argv: list[str]) -> int:
 
 
 def certificates_main(argv: list[str]) -> int:
-    from udpm.certificates import main as check
+    from udpm.lp.certificates import main as check
 
     return check(argv)
 

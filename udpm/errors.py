@@ -52,7 +52,7 @@ class ExpectationsError(HarnessError):
 
 
 class CatalogError(HarnessError):
-    """A statement file (udpm/statements/*.toml) or assertion inventory is malformed; fix the file."""
+    """A statement file (udpm/claims/statements/*.toml) or assertion inventory is malformed; fix the file."""
 
 
 class SolverTimeout(HarnessError):

@@ -14,8 +14,8 @@ matches nothing is a usage error.
 
 **When an item passes.**  Claims run in dependency order (a dependency that was not chosen still runs,
 without an item, because it caps its dependents' status) through the same code path as ``reproduce.py``
-(:func:`udpm.claims.run_check`, :func:`udpm.shards.judge_in_order`), and the item's verdict is the
-one ``reproduce.py --junit`` gives the claim (:func:`udpm.junit.verdict`):
+(:func:`udpm.claims.registry.run_check`, :func:`udpm.run.shards.judge_in_order`), and the item's verdict is the
+one ``reproduce.py --junit`` gives the claim (:func:`udpm.outputs.junit.verdict`):
 
 - with golden expectations (``--udpm-expected PATH``; by default this checkout's
   ``paper_tables/expected.json`` when it exists), an item passes when the claim's record equals its
@@ -31,7 +31,7 @@ or a pending one is *skipped* with its reason, never a pass, and the terminal su
 skipped claim with its reason (no ``-rs`` needed).  The status, evidence and scope are attached to each
 item as ``user_properties`` (so they reach ``pytest --junitxml``).
 
-**Where the checks run.**  Through :func:`udpm.executor.run`, as ``reproduce.py`` runs them: with the
+**Where the checks run.**  Through :func:`udpm.run.executor.run`, as ``reproduce.py`` runs them: with the
 cache of decided tasks (``--udpm-cache-dir``, default ``.udpm-cache/`` or ``$UDPM_CACHE``, off in CI
 unless given, ``--udpm-no-cache``), so that a claim decided before is read back, not decided again.
 With ``--udpm-jobs N`` (N > 1) every chosen claim is decided on a Dask LocalCluster of N workers when
@@ -102,8 +102,8 @@ class ClaimsPlugin:
     """The hooks that are active only with ``--udpm``."""
 
     def __init__(self, config: pytest.Config, patterns: list[str]) -> None:
-        from udpm import expectations
-        from udpm.claims import Context, catalog, dependency_order, select
+        from udpm.claims import expectations
+        from udpm.claims.registry import Context, catalog, dependency_order, select
 
         try:
             chosen = select(list(catalog()), patterns)
@@ -141,7 +141,7 @@ class ClaimsPlugin:
 
     @staticmethod
     def _cache(directory: Path | None, off: bool) -> object:
-        from udpm.cache import Cache, CacheKeyError, default_dir, in_ci
+        from udpm.run.cache import Cache, CacheKeyError, default_dir, in_ci
 
         if off or (directory is None and in_ci()):
             return None
@@ -202,7 +202,7 @@ class ClaimRunner:
 
     def load(self) -> str | None:
         """Import every check once; a module that fails to import makes every claim an error, not a crash."""
-        from udpm.claims import load_checkers
+        from udpm.claims.registry import load_checkers
 
         if not self.loaded:
             self.loaded = True
@@ -216,9 +216,9 @@ class ClaimRunner:
         """('pass' | 'failure' | 'error' | 'skipped', the one-line reason, the claim's Result or None)."""
         from types import SimpleNamespace
 
-        from udpm.claims import catalog, dependency_order
-        from udpm.executor import run as execute
-        from udpm.shards import judge_in_order
+        from udpm.claims.registry import catalog, dependency_order
+        from udpm.run.executor import run as execute
+        from udpm.run.shards import judge_in_order
 
         if self.load():
             return "error", self.unloadable, None
@@ -233,7 +233,7 @@ class ClaimRunner:
             self.found.update({dep: f for dep, (f, _) in found.items()})
         result = judge_in_order(order, self.found)[cid]
         problems = decide(cid, result, self.stored)
-        from udpm.junit import verdict
+        from udpm.outputs.junit import verdict
 
         kind, why = verdict(SimpleNamespace(claim=catalog()[cid], result=result, problems=problems))
         return kind, why, result
@@ -241,8 +241,8 @@ class ClaimRunner:
 
 def decide(cid: str, result: object, stored: dict | None) -> list[str]:
     """Why the claim fails: its golden difference, or without golden expectations a refutation."""
-    from udpm.evidence import Status
-    from udpm.shards import golden_problems
+    from udpm.claims.evidence import Status
+    from udpm.run.shards import golden_problems
 
     if stored is not None:
         return golden_problems(cid, result, stored.get(cid))
@@ -273,7 +273,7 @@ class ClaimItem(pytest.Item):
             pytest.fail(why.splitlines()[0] if why else kind, pytrace=False)
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
-        from udpm.claims import catalog, load_checkers
+        from udpm.claims.registry import catalog, load_checkers
 
         where = f"udpm claim {self.name} ({catalog()[self.name].where})"
         try:

@@ -8,7 +8,7 @@ from fractions import Fraction as F
 import sympy as sp
 import z3
 
-from proofs.grs2011_assertions import (
+from proofs.assertions.grs2011 import (
     appendix_a_limits,
     appendix_b_only_monotonicity_dropped,
     composition_level,
@@ -21,12 +21,12 @@ from proofs.grs2011_assertions import (
     theorem_a2_factor,
     trivial_privacy,
 )
-from udpm.claims import Context, Findings, restrict
-from udpm.mechanisms import truncated_geometric
-from udpm.remaps import compose, deterministic_remap
-from udpm.tables import PrintedItem, printed
-from udpm.users import BayesianUser, Loss
-from udpm.variants import false_variant
+from udpm.claims.registry import Context, Findings, restrict
+from udpm.claims.tables import PrintedItem, printed
+from udpm.claims.variants import false_variant
+from udpm.core.mechanisms import truncated_geometric
+from udpm.core.remaps import compose, deterministic_remap
+from udpm.core.users import BayesianUser, Loss
 
 HALF = F(1, 2)
 
@@ -36,14 +36,14 @@ HALF = F(1, 2)
 
 @false_variant("grs2011.ex2.1", "exponent", "Pr[Delta = delta] proportional to alpha^(2|delta|) is alpha-DP")
 def _ex21_exponent(ctx: Context) -> Findings:
-    from proofs import geometric as g
+    from proofs.geometric import mechanism as g
 
     return g.geometric_is_private(ctx, pmf=lambda d: (1 - g.a) / (1 + g.a) * g.a ** (2 * sp.Abs(d)))
 
 
 @false_variant("grs2011.ex2.2", "exponent", "Pr[output 0 | result i] = alpha^(i+1)/(1+alpha) (exponent i+1, not i)")
 def _ex22_exponent(ctx: Context) -> Findings:
-    from proofs import geometric as g
+    from proofs.geometric import mechanism as g
 
     def stated(i, j, n):
         return g.a ** (i + 1) / (1 + g.a) if j == "first" else g.stated_truncated(i, j, n)
@@ -53,7 +53,7 @@ def _ex22_exponent(ctx: Context) -> Findings:
 
 @false_variant("grs2011.ex2.2.corrected", "exponent", "for alpha in [0, 1): Pr[output 0 | i] = alpha^(i+1)/(1+alpha)")
 def _ex22_corrected_exponent(ctx: Context) -> Findings:
-    from proofs import geometric as g
+    from proofs.geometric import mechanism as g
 
     def stated(i, j, n):
         return g.a ** (i + 1) / (1 + g.a) if j == "first" else g.stated_truncated(i, j, n)
@@ -63,14 +63,14 @@ def _ex22_corrected_exponent(ctx: Context) -> Findings:
 
 @false_variant("grs2011.ex2.3", "exponent", "the remapped loss is alpha^((n-1)/2)/(1+alpha) (exponent (n-1)/2)")
 def _ex23_exponent(ctx: Context) -> Findings:
-    from proofs import post_processing_example as ppe
+    from proofs.geometric import post_processing_example as ppe
 
     return ppe.post_processing_grs2011(ctx, remapped=lambda al, n: al ** ((n - 1) / 2) / (1 + al))
 
 
 @false_variant("grs2011.ex2.3.corrected", "exponent", "alpha in [0, 1): remapped loss alpha^((n-1)/2)/(1+alpha)")
 def _ex23_corrected_exponent(ctx: Context) -> Findings:
-    from proofs import post_processing_example as ppe
+    from proofs.geometric import post_processing_example as ppe
 
     found = ppe.post_processing_grs2011(ctx, remapped=lambda al, n: al ** ((n - 1) / 2) / (1 + al))
     return restrict("grs2011.ex2.3.corrected", found)
@@ -81,22 +81,22 @@ def _ex23_corrected_exponent(ctx: Context) -> Findings:
 
 @false_variant("grs2011.bayes-remap", "object", "the MAP remap (most likely result) is an optimal remap")
 def _bayes_map(ctx: Context) -> Findings:
-    from proofs import remap_optimality as r
+    from proofs.universality import remap_optimality as r
 
     return r.bayes_remap_optimal(ctx, rule=r.map_remap)
 
 
 @false_variant("grs2011.lp", "constant", "constraints (5)-(6) with alpha^2 in place of alpha describe alpha-DP")
 def _lp_alpha_squared(ctx: Context) -> Findings:
-    from proofs import remap_optimality as r
-    from udpm.programs import bayesian_lp
+    from proofs.universality import remap_optimality as r
+    from udpm.lp.programs import bayesian_lp
 
     return r.user_specific_lp(ctx, builder=lambda user, a: bayesian_lp(user, a * a))
 
 
 @false_variant("grs2011.lemma5.2", "object", "the truncating remap (clamp to 0..n) makes every mechanism direct")
 def _lemma52_truncate(ctx: Context) -> Findings:
-    from proofs import remap_optimality as r
+    from proofs.universality import remap_optimality as r
 
     return r.direct_mechanisms_suffice(ctx, remap_rule=r.truncate_remap)
 
@@ -106,9 +106,9 @@ def _lemma52_truncate(ctx: Context) -> Findings:
 
 @false_variant("grs2011.lemma5.3", "direction", "no feasible solution of (4)-(7) has a zero (Z) entry")
 def _lemma53_no_zero(ctx: Context) -> Findings:
-    from proofs import signatures as s
-    from proofs.signatures_encoding import Property
-    from udpm.signatures import ZERO
+    from proofs.signatures import optimal_mechanisms as s
+    from proofs.signatures.encoding import Property
+    from udpm.core.signatures import ZERO
 
     no_zero = Property(
         lambda e: z3.Or([z for row in e.Z for z in row]), lambda sig: all(ZERO not in r for r in sig), optimal=False
@@ -118,50 +118,50 @@ def _lemma53_no_zero(ctx: Context) -> Findings:
 
 @false_variant("grs2011.lemma5.4", "boundary", "Lemma 5.4 for alpha in (0, 1] (alpha = 1 included)")
 def _lemma54_alpha_one(ctx: Context) -> Findings:
-    from proofs import signatures as s
+    from proofs.signatures import optimal_mechanisms as s
 
     return s.lemma_5_4(ctx, alpha_max_inclusive=True)
 
 
 @false_variant("grs2011.lemma5.5", "hypothesis", "Lemma 5.5 for every legal (not strictly legal) loss")
 def _lemma55_nonstrict(ctx: Context) -> Findings:
-    from proofs import signatures as s
+    from proofs.signatures import optimal_mechanisms as s
 
     return s.lemma_5_5(ctx, plan={HALF: 3}, strict=False)
 
 
 @false_variant("grs2011.lemma5.6", "hypothesis", "Lemma 5.6 for every legal (not strictly legal) loss")
 def _lemma56_nonstrict(ctx: Context) -> Findings:
-    from proofs import signatures as s
+    from proofs.signatures import optimal_mechanisms as s
 
     return s.lemma_5_6(ctx, plan={HALF: 3}, strict=False)
 
 
 @false_variant("grs2011.lemma5.7", "quantifier", "every optimal mechanism (not some) is a vertex of (3)-(7)")
 def _lemma57_every(ctx: Context) -> Findings:
-    from proofs import optimal_vertex as ov
+    from proofs.universality import optimal_vertex as ov
 
     return ov.optimal_vertex_exists(ctx, every_optimum=True)
 
 
 @false_variant("grs2011.lemma5.8", "hypothesis", "Lemma 5.8 for every optimal mechanism (vertex hypothesis dropped)")
 def _lemma58_no_vertex(ctx: Context) -> Findings:
-    from proofs import signatures as s
+    from proofs.signatures import optimal_mechanisms as s
 
     return s.lemma_5_8(ctx, plan={HALF: 3}, vertex=False)
 
 
 @false_variant("grs2011.lemma5.9", "hypothesis", "Lemma 5.9 for every legal (not strictly legal) loss")
 def _lemma59_nonstrict(ctx: Context) -> Findings:
-    from proofs import signatures as s
+    from proofs.signatures import optimal_mechanisms as s
 
     return s.lemma_5_9(ctx, plan={HALF: 3}, strict=False)
 
 
 @false_variant("grs2011.lemma5.10", "object", "the remap sends a_k..b_k to the k-th column counted from the right")
 def _lemma510_reversed(ctx: Context) -> Findings:
-    from proofs import vertex_remaps as vr
-    from udpm.signatures import remap_from_signature
+    from proofs.signatures import vertex_remaps as vr
+    from udpm.core.signatures import remap_from_signature
 
     def reversed_targets(sig):
         m = remap_from_signature(sig)
@@ -174,22 +174,22 @@ def _lemma510_reversed(ctx: Context) -> Findings:
 
 @false_variant("grs2011.lemma5.10.converse", "object", "only the identity remap of T is a unique optimum")
 def _converse_identity(ctx: Context) -> Findings:
-    from proofs import converse as c
+    from proofs.universality import converse as c
 
     return c.unique_optima_among_remaps(ctx, claimed=lambda d: d == tuple(range(len(d))))
 
 
 @false_variant("grs2011.lemma5.11", "hypothesis", "Lemma 5.11 for every nonnegative (not legal) loss")
 def _lemma511_nonnegative(ctx: Context) -> Findings:
-    from proofs import universality as u
+    from proofs.universality import bayesian as u
 
     return u.remap_to_t_universal(ctx, users="nonnegative")
 
 
 @false_variant("grs2011.lemma5.12", "constant", "l(i, j) = gamma|j - i| off the diagonal (the 1 + dropped)")
 def _lemma512_no_one(ctx: Context) -> Findings:
-    from proofs import characterization as c
-    from udpm.users import BayesianUser, Loss
+    from proofs.universality import characterization as c
+    from udpm.core.users import BayesianUser, Loss
 
     def user(n, gamma):
         return BayesianUser.of(
@@ -204,21 +204,21 @@ def _lemma512_no_one(ctx: Context) -> Findings:
 
 @false_variant("grs2011.thm3.2", "constant", "X is universal iff some remap gives Y o X = T at alpha^2 (not alpha)")
 def _thm32_alpha_squared(ctx: Context) -> Findings:
-    from proofs import characterization as c
+    from proofs.universality import characterization as c
 
     return c.main_characterization(ctx, target_alpha=lambda a: a * a)
 
 
 @false_variant("grs2011.cor3.3", "hypothesis", "the geometric mechanisms are optimal for every nonnegative loss")
 def _cor33_nonnegative(ctx: Context) -> Findings:
-    from proofs import universality as u
+    from proofs.universality import bayesian as u
 
     return u.geometric_universal(ctx, users="nonnegative")
 
 
 @false_variant("grs2011.cor3.4", "object", "every deterministic remap D o T (not only permutations) is universal")
 def _cor34_every_remap(ctx: Context) -> Findings:
-    from proofs import characterization as c
+    from proofs.universality import characterization as c
 
     return c.permutations_of_t(ctx, claimed=lambda d: True)
 
@@ -235,14 +235,14 @@ def _fig3_exponent(ctx: Context) -> Findings:
 
 @false_variant("grs2011.prop6.1", "constant", "oblivious averaging gives a 3/4-DP mechanism (stricter than alpha)")
 def _prop61_stricter(ctx: Context) -> Findings:
-    from proofs import averaging as avg
+    from proofs.databases import averaging as avg
 
     return avg.prop_6_1(ctx, alpha_claimed=F(3, 4))
 
 
 @false_variant("grs2011.appC", "boundary", "Figure 6 is the unique optimum for epsilon = 1/5 (not small)")
 def _appc_big_eps(ctx: Context) -> Findings:
-    from proofs import databases_appendix_c as appc
+    from proofs.databases import appendix_c as appc
 
     return appc.appendix_c(ctx, eps=F(1, 5))
 
@@ -256,21 +256,21 @@ def _exa1_laplace_not_worse(ctx: Context) -> Findings:
 
 @false_variant("grs2011.thmA.2", "exponent", "the Laplace mechanism is F-approximate, F = (1+alpha)/(2 alpha^(1/4))")
 def _thma2_factor(ctx: Context) -> Findings:
-    from proofs import rounded_laplace as rl
+    from proofs.geometric import rounded_laplace as rl
 
     return rl.rounded_laplace(ctx, factor=lambda al: (1 + al) / (2 * al ** sp.Rational(1, 4)))
 
 
 @false_variant("grs2011.thmA.2", "constant", "the proof's pmf ratio Pr[Delta'=i]/Pr[Delta=i] is (1+alpha)/(2 alpha)")
 def _thma2_ratio(ctx: Context) -> Findings:
-    from proofs import rounded_laplace as rl
+    from proofs.geometric import rounded_laplace as rl
 
     return rl.rounded_laplace(ctx, ratio=lambda al: (1 + al) / (2 * al))
 
 
 @false_variant("grs2011.thmA.2.corrected", "exponent", "alpha in (0, 1): F = (1+alpha)/(2 alpha^(1/4)) suffices")
 def _thma2_corrected_factor(ctx: Context) -> Findings:
-    from proofs import rounded_laplace as rl
+    from proofs.geometric import rounded_laplace as rl
 
     found = rl.rounded_laplace(ctx, factor=lambda al: (1 + al) / (2 * al ** sp.Rational(1, 4)))
     return restrict("grs2011.thmA.2.corrected", found)
@@ -319,12 +319,12 @@ def _fig4_entry(ctx: Context) -> Findings:
 
 @false_variant("grs2011.cor3.4.corrected", "object", "alpha in [0, 1): every deterministic remap D o T is universal")
 def _cor34_corrected_every_remap(ctx: Context) -> Findings:
-    from proofs import characterization as c
+    from proofs.universality import characterization as c
 
     return restrict("grs2011.cor3.4.corrected", c.permutations_of_t(ctx, claimed=lambda d: True))
 
 
-# ---------------------------------------------------------------- the assertion claims (proofs/grs2011_assertions.py)
+# ---------------------------------------------------------------- the assertion claims (proofs/assertions/grs2011.py)
 
 
 @false_variant("grs2011.sec1.trivial", "hypothesis", "a data-dependent mechanism (T, alpha = 1/2) is DP at every level")
