@@ -76,11 +76,13 @@ from udpm.lp.exact_lp import (
     Singular,
     Unbounded,
     _Clock,
+    _eliminate,  # noqa: F401  (re-exported)
     _f,
     _full_point,
     _q,
     _Std,
     sparse_rank,
+    sparse_solve,  # noqa: F401  (re-exported)
     standard_form,
 )
 from udpm.lp.exact_signs import ONE_ATOM, _interval, combo_value, sign_of, split_coefficient  # noqa: F401
