@@ -66,7 +66,8 @@ MECHANISMS = {
 
 
 def baseline_module():
-    """udpm/auditing/questions.py as of BASELINE, imported as udpm._baseline_questions (its relative imports resolve)."""
+    """udpm/auditing/questions.py as of BASELINE, imported as udpm._baseline_questions (its relative imports
+    resolve)."""
     src = subprocess.run(
         ["git", "show", f"{BASELINE}:udpm/questions.py"], cwd=ROOT, capture_output=True, text=True, check=True
     ).stdout

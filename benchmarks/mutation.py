@@ -84,7 +84,8 @@ SHARED_NEW_TESTS: dict[str, list[str]] = {
     m: ["tests/test_guardrails_certify.py"] for m in ("exact_signs", "exact_lp", "exact_simplex", "refinement")
 }
 
-#: The legacy section of udpm/claims/registry.py (being deleted, with the two unused helpers of udpm/claims/tables.py built on
+#: The legacy section of udpm/claims/registry.py (being deleted, with the two unused helpers of udpm/claims/tables.py
+# built on
 #: its Scope / Result): its mutants are not scored while it exists.
 LEGACY = {
     "claims": {

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Reach of the gs2010 determinant proofs (proofs/derivation/determinants.py): the largest matrix size checked, and times.
+"""Reach of the gs2010 determinant proofs (proofs/derivation/determinants.py): the largest matrix size checked, and
+times.
 
     .venv/bin/python benchmarks/reach_determinants.py                 # sizes up to 40, budget 120 s per part
     .venv/bin/python benchmarks/reach_determinants.py --max-size 60 --budget 300

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Reach of the every-user decisions (udpm.auditing.every_user, proofs/universality/converse.py): n and seconds per (n, alpha).
+"""Reach of the every-user decisions (udpm.auditing.every_user, proofs/universality/converse.py): n and seconds per (n,
+alpha).
 
     .venv/bin/python benchmarks/reach_every_user.py                 # n up to 6 at 1/2, budget 600 s
     .venv/bin/python benchmarks/reach_every_user.py --max-n 7 --budget 1200

@@ -11,7 +11,8 @@ Parts:
     claim's own seconds and its status;
   * bayes: the sampled users of the Bayesian universality claims (grs2011.cor3.3, grs2011.lemma5.11,
     grs2009.thm3.1) beyond their --full grid (n <= 5): per n = 6..BEYOND_N the boundary users and random legal
-    users of proofs.universality.sample_users.beyond_users at BEYOND_ALPHAS, each one SAMPLED instance decided by the claim's
+    users of proofs.universality.sample_users.beyond_users at BEYOND_ALPHAS, each one SAMPLED instance decided by the
+    claim's
     own code (proofs.universality.bayesian.decide_users: every listed mechanism's best remap attains the certified
     optimum); per claim and n the instances, seconds and outcome.  These users are not yet in the claims' --full
     run (its n range is set in proofs/universality/bayesian.py).

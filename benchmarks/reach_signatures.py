@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Reach of the signature proofs (proofs/signatures/optimal_mechanisms.py, vertex_remaps.py): the largest n proved per alpha, and times.
+"""Reach of the signature proofs (proofs/signatures/optimal_mechanisms.py, vertex_remaps.py): the largest n proved per
+alpha, and times.
 
     .venv/bin/python benchmarks/reach_signatures.py                      # n up to 8, budget 150 s per alpha
     .venv/bin/python benchmarks/reach_signatures.py --max-n 10 --budget 600 --alphas 1/2

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Reach of the zlcn2013 Theorem 7 proof (proofs/countrange/thresholds.py, pieces by proofs/countrange/recurrences.py): the largest n
+"""Reach of the zlcn2013 Theorem 7 proof (proofs/countrange/thresholds.py, pieces by proofs/countrange/recurrences.py):
+the largest n
 proved symbolically in alpha.
 
     .venv/bin/python benchmarks/reach_thresholds.py                  # n up to 14, budget 300 s

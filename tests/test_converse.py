@@ -1,4 +1,5 @@
-"""proofs/universality/converse.py: the converse of grs2011 Lemma 5.10 is decided for every candidate, and a wrong claimed set is
+"""proofs/universality/converse.py: the converse of grs2011 Lemma 5.10 is decided for every candidate, and a wrong
+claimed set is
 refuted with a concrete candidate and, where it is a unique optimum, its certified user."""
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""gs2010 Theorem 2, Lemma 3 (proofs/derivation/derivability.py), Algorithm 1, Lemma 4 (proofs/release/multilevel.py): real
+"""gs2010 Theorem 2, Lemma 3 (proofs/derivation/derivability.py), Algorithm 1, Lemma 4 (proofs/release/multilevel.py):
+real
 statements pass, false variants are refuted."""
 
 from __future__ import annotations

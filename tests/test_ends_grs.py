@@ -1,5 +1,6 @@
 """The closed ends of the printed alpha ranges of grs2011 Example 2.3, grs2009 Example 2.2, grs2009 Section 6.1,
-grs2011 Theorem A.2 (proofs/geometric/rounded_laplace.py) and grs2009 Theorems 3.1, 6.1 (proofs/boundary/universality.py):
+grs2011 Theorem A.2 (proofs/geometric/rounded_laplace.py) and grs2009 Theorems 3.1, 6.1
+(proofs/boundary/universality.py):
 each end is decided by an instance at that alpha; where it holds, a false variant at that end (through the check's own
 parameters) is refuted there; where it fails, the exact witness is recorded."""
 

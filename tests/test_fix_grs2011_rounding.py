@@ -1,4 +1,5 @@
-"""udpm.claims.tables.approximates: a printed fraction is 'rounding' only as strictly as the papers round (gs2010 Table 1):
+"""udpm.claims.tables.approximates: a printed fraction is 'rounding' only as strictly as the papers round (gs2010 Table
+1):
 the closest fraction of its denominator, a continued-fraction convergent (Legendre), within 2% of the exact value."""
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Guard rails for udpm/induction/obligations.py: each test pins a behaviour a mutant of the module got wrong without the
+"""Guard rails for udpm/induction/obligations.py: each test pins a behaviour a mutant of the module got wrong without
+the
 existing tests noticing (benchmarks/mutation.py).  Grouped by the function they pin."""
 
 from __future__ import annotations

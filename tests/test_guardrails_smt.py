@@ -1,4 +1,5 @@
-"""Guard rails of udpm.smt.solvers (mutation-run kills): the time bound, unknown never read as a proof, exact model values."""
+"""Guard rails of udpm.smt.solvers (mutation-run kills): the time bound, unknown never read as a proof, exact model
+values."""
 
 import signal
 from typing import ClassVar

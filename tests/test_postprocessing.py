@@ -1,4 +1,5 @@
-"""proofs/universality/postprocessing.py and udpm/induction/obligations.py: the all-n induction proofs hold, and each false variant (a
+"""proofs/universality/postprocessing.py and udpm/induction/obligations.py: the all-n induction proofs hold, and each
+false variant (a
 hypothesis dropped from the step) fails with a concrete model."""
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""The reproduction report (udpm.outputs.notebook): build/report.html from `reproduce.py --report`, and the README block.
+"""The reproduction report (udpm.outputs.notebook): build/report.html from `reproduce.py --report`, and the README
+block.
 
 Report runs happen in a temporary copy of the project, so build/ and README.md of the
 real tree are never touched.

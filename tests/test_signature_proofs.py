@@ -1,4 +1,5 @@
-"""proofs/signatures/optimal_mechanisms.py, vertex_remaps.py (with signatures_encoding.py, signature_lemmas.py, mechanism_vertices.py):
+"""proofs/signatures/optimal_mechanisms.py, vertex_remaps.py (with signatures_encoding.py, signature_lemmas.py,
+mechanism_vertices.py):
 each lemma holds on its grid, and each false variant is refuted with a counterexample.
 
 grs2009's Section 5 lemmas hold on their grids under the proofs' hypotheses: the claims ``<id>.strict``.  The

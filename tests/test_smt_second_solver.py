@@ -1,4 +1,5 @@
-"""udpm.smt.solvers's second solver: every query is exported as SMT-LIB 2 and decided by cvc5 too (issue 11, section 4)."""
+"""udpm.smt.solvers's second solver: every query is exported as SMT-LIB 2 and decided by cvc5 too (issue 11, section
+4)."""
 
 import json
 import re

@@ -1,4 +1,5 @@
-"""zlcn2013 Theorem 7 (proofs/countrange/thresholds.py) and (2)/(3) (proofs/countrange/recurrences.py, signs by proofs/countrange/rational_alpha.py):
+"""zlcn2013 Theorem 7 (proofs/countrange/thresholds.py) and (2)/(3) (proofs/countrange/recurrences.py, signs by
+proofs/countrange/rational_alpha.py):
 the real statements pass, false variants are refuted."""
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
 """Statements made in footnotes, checked like any other claim; and footnote 3's witness, shared by the grs2009
-Section 5 lemmas whose printed class footnote 3 extends (proofs/signatures/optimal_mechanisms.py, proofs/signatures/vertex_remaps.py).
+Section 5 lemmas whose printed class footnote 3 extends (proofs/signatures/optimal_mechanisms.py,
+proofs/signatures/vertex_remaps.py).
 
 grs2009 Section 5 fixes "a user with prior {p_i} and a loss function l(i, r) that is monotone in |i - r|": any
 prior and any monotone loss.  Its proofs assume full support and strict monotonicity, and footnote 3 claims the

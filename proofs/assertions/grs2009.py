@@ -64,7 +64,8 @@ def example_2_1(
 ) -> Findings:
     """grs2009 Example 2.1 for the printed alpha in [0, 1] (Section 2.1): Pr[Z = z] = (1-a)/(1+a) a^|z| is a
     distribution over Z and adding it is alpha-DP.  alpha in (0, 1): sympy identities for every z (the sum over Z
-    and the ratio of adjacent points, proofs.geometric.mechanism).  alpha = 0: the pmf with 0^0 = 1 is the point mass at 0
+    and the ratio of adjacent points, proofs.geometric.mechanism).  alpha = 0: the pmf with 0^0 = 1 is the point mass
+    at 0
     (the identity), 0-DP.  alpha = 1, a closed end of the printed range: the pmf is 0 at every z, so it sums to 0
     and defines no mechanism."""
     rec = Findings("grs2009.ex2.1")

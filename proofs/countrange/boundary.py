@@ -42,7 +42,8 @@ def universal_at_boundary(rec: Findings, ns, alphas, ctx: Context, thetas_of=bou
     """Theorem 2 at the queries the paper's proof leaves out (``thetas_of``, default :func:`boundary_thetas`;
     theta = (0, n) aside: every count in range, phi = 1 has error 0): is there a universally utility maximizing
     mechanism?  One bounded instance per (n, theta, alpha): the exact worst ratio over every consumer
-    (proofs.countrange.approximation_ratio.worst_ratio) is 1 exactly when the range-restricted geometric mechanism derives
+    (proofs.countrange.approximation_ratio.worst_ratio) is 1 exactly when the range-restricted geometric mechanism
+    derives
     an optimum of every consumer, which refutes "there is no universally utility maximizing mechanism" for that
     query.  Returns the number of instances."""
     total = 0

@@ -19,7 +19,8 @@ covered by lower-dimensional ones); a w in the closed cone of a vertex v in S ha
 For Section 3.1 the minimum over S equals the LP optimum only if S lies inside L; that is decided too
 (z3 unsat: no (beta1, beta2) gives an illegal min{psi1, psi2}).
 
-Per (n, alpha, theta), every vertex of L (proofs.countrange.approximation_ratio.legal_vertices, the enumeration zlcn2013.thm4
+Per (n, alpha, theta), every vertex of L (proofs.countrange.approximation_ratio.legal_vertices, the enumeration
+zlcn2013.thm4
 uses) gets one certified LP (udpm.lp.certify): maximise t subject to w_i >= t, err_w(u) - err_w(v) >= t for every
 other vertex u, sum w = 1.  t* > 0 (full-dimensional) -> v must lie in S, decided by z3 (Theorem 1, Section
 3.1: a sat model is re-checked exactly with the Fraction recurrences; unsat is double-checked by cvc5 and then

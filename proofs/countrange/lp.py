@@ -3,7 +3,8 @@
 zlcn2013's alpha > 1 (written A here) enters only through udpm.core.conventions.alpha_from_zlcn2013
 (inside udpm.lp.countrange).  Every LP optimum is certified exactly (udpm.lp.certify).  Here:
 Definition 2 (the LP region), x-hat and y-hat and Section 4.2.  Theorem 4 (the exact worst ratio and its
-closed forms in A) is in proofs/countrange/approximation_ratio.py; Theorem 1, the two-variable form and Theorems 5, 6 are in
+closed forms in A) is in proofs/countrange/approximation_ratio.py; Theorem 1, the two-variable form and Theorems 5, 6
+are in
 proofs/countrange/consumers.py; over all consumers in proofs/countrange/cones.py (which reuses the legal
 polytope's vertices of proofs.countrange.approximation_ratio), the exact (beta1, beta2) minimisations in
 proofs/countrange/family.py.

@@ -3,7 +3,8 @@
 Under the worst-extension objective (9) averaging an alpha-DP mechanism on D^n over the databases with the same
 count gives an oblivious alpha-DP mechanism that is no worse.
 
-- All n (:func:`averaging_all_n`, the papers' argument computed in the run with udpm.induction.databases): the neighbours
+- All n (:func:`averaging_all_n`, the papers' argument computed in the run with udpm.induction.databases): the
+neighbours
   of a generic count-i database, counted row by row, number a = (n-i)k one count up and b = (i+1)m one count
   down (k values satisfy the predicate, m violate it), so a|S_i| = b|S_(i+1)| = |E|; the multipliers 1/|E| on
   the edge DP inequalities give exactly the averaged inequality (Farkas); the objective's loss step (a

@@ -227,7 +227,8 @@ def _sec5wd_alpha_one(ctx: Context) -> Findings:
     return ga.constraint_matrix_well_defined(ctx, upper=F(2))
 
 
-# ---------------------------------------------------------------- corrected restatements (udpm.claims.registry.restricted)
+# ---------------------------------------------------------------- corrected restatements
+# (udpm.claims.registry.restricted)
 
 
 @false_variant("grs2009.ex2.2.corrected", "constant", "alpha in [0, 1): the face-value loss is alpha/(1+alpha)")

@@ -1,5 +1,6 @@
 """Symbolic alpha and n, and the printed LaTeX formulas as sympy expressions: the vocabulary of the all-n
-symbolic checks (proofs/geometric/post_processing_example.py, proofs/geometric/rounded_laplace.py, proofs/geometric/laplace_vs_geometric.py).
+symbolic checks (proofs/geometric/post_processing_example.py, proofs/geometric/rounded_laplace.py,
+proofs/geometric/laplace_vs_geometric.py).
 
 The printed formulas are read from paper_tables/printed/*.json (LaTeX, verbatim) by :func:`latex_expr`
 and compared with the exact symbolic value computed from the mechanism's pmf.

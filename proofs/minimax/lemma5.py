@@ -15,8 +15,10 @@ alpha x_{i,c} = x_{i+1,c} for c <= c1 and x_{i,c} = alpha x_{i+1,c} for c >= c2.
    alpha x_{i,p} < x_{i+1,p} (or one past the last column).
 
 Step 2 is decided here (the template and its obligations are :mod:`proofs.minimax.perturbation`) as SMT queries
-(:func:`udpm.smt.solvers.decide`: z3, and cvc5 on the exported file) over a symbolic template, each after its premises are
-shown satisfiable (:func:`udpm.smt.solvers.premise_witness`, the witnesses recorded as values): symbolic alpha in (0, 1),
+(:func:`udpm.smt.solvers.decide`: z3, and cvc5 on the exported file) over a symbolic template, each after its premises
+are
+shown satisfiable (:func:`udpm.smt.solvers.premise_witness`, the witnesses recorded as values): symbolic alpha in (0,
+1),
 symbolic integer positions r, i, j, k (0 <= j < k), the entries of columns j and k in the rows that matter, the
 loss values l(r, j), l(r, k) with the paper's monotonicity.  The changed rows are contiguous (r <= i, or r >= i+1)
 and only columns j, k change, so the privacy constraints that touch a changed entry are those between two changed

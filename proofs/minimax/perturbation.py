@@ -5,7 +5,8 @@ i+1 of an alpha-DP mechanism x had a *violating pair* of columns j < k (alpha x_
 alpha x_{i+1,k} < x_{i,k}), moving delta of mass between columns j and k in a contiguous block of rows (case 1,
 2i <= j + k: rows r <= i, from k to j; case 2, 2i > j + k: rows r >= i+1, from j to k) gives y, alpha-DP, with
 L_y <= L_x for every monotone loss and side information and L'_y < L'_x.  Here each of those facts is an
-:class:`udpm.induction.obligations.Obligation` over a symbolic template: symbolic alpha in (0, 1), symbolic integer positions
+:class:`udpm.induction.obligations.Obligation` over a symbolic template: symbolic alpha in (0, 1), symbolic integer
+positions
 r, i, j, k (0 <= j < k), the entries of columns j and k in the rows that matter, the loss values l(r, j),
 l(r, k) with the paper's monotonicity, and the explicit delta (:func:`explicit_delta`).  The privacy
 constraints that touch a changed entry are those between two changed rows (:func:`inside_block`) and those

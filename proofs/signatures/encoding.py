@@ -1,4 +1,5 @@
-"""The z3 encoding behind proofs/signatures/optimal_mechanisms.py: optimal mechanisms and their signatures (grs2011 Section 5.3,
+"""The z3 encoding behind proofs/signatures/optimal_mechanisms.py: optimal mechanisms and their signatures (grs2011
+Section 5.3,
 grs2009 Section 5), the search for a counterexample to a lemma, and its exact re-check.
 
 For one n and one rational alpha in (0, 1), a z3 problem in linear real
@@ -270,7 +271,8 @@ def _x_of(e: Encoding, value: Callable) -> list[list[Fraction]]:
 
 
 def witness(e: Encoding, prop: Property, premises: list, timeout_s: float) -> str:
-    """The premises have a model (udpm.smt.solvers.premise_witness, VacuousPremise if not); re-checked exactly and, for a
+    """The premises have a model (udpm.smt.solvers.premise_witness, VacuousPremise if not); re-checked exactly and, for
+    a
     vertex lemma, moved exactly to a vertex of its optimal face.  Returns the witness's signature (canonical)."""
     what = f"n={e.n} alpha={e.a}"
     values = premise_witness(premises, timeout_s, what)

@@ -261,7 +261,8 @@ def decide_every_user(
 def every_user_instance(
     claim: str, ctx: Context, mechs_of: Callable[[int, F], list[tuple[str, Matrix]]], n: int, a: F, users: str = LEGAL
 ) -> Findings:
-    """decide_every_user at one (n, alpha), as its own findings (one task of the claim's plan).  udpm.auditing.every_user
+    """decide_every_user at one (n, alpha), as its own findings (one task of the claim's plan). 
+    udpm.auditing.every_user
     caches T(n, alpha) per process and reports its SMT queries again on a hit, so the record is the same in a
     serial run as on a fresh worker."""
     rec = Findings(claim)
@@ -398,7 +399,8 @@ def remap_to_t_universal(
 
 def sided_loss_probe(ctx: Context) -> tuple[str | None, list[tuple[int, F]]]:
     """Outside the theorem: every loss nondecreasing on each side of i but not a function of |r-i| (gs2010-style).
-    Decided over EVERY such user at small (n, alpha) (udpm.auditing.every_user, the "sided" cone); recorded as a value, not
+    Decided over EVERY such user at small (n, alpha) (udpm.auditing.every_user, the "sided" cone); recorded as a value,
+    not
     as an instance of the claim.  Returns the first counterexample (or None) and the (n, alpha) decided."""
     reach = [(n, a) for n in (2, 3) for a in alphas(ctx)]
     for n, a in reach:

@@ -243,7 +243,8 @@ def decide_beaten(rec: Findings, mlabel: str, x: Matrix, n: int, a: F, ctx: Cont
 def decide_characterization_for_every_x(rec: Findings, n: int, a: F, target: Matrix, ctx: Context) -> bool:
     """Theorem 3.2 at one (n, alpha) over EVERY mechanism X and every legal user, two BOUNDED instances.
 
-    'If': the target is optimal for every legal user (udpm.auditing.every_user, SMT unsat over the user cone); an X with a
+    'If': the target is optimal for every legal user (udpm.auditing.every_user, SMT unsat over the user cone); an X
+    with a
     remap Y o X = target has every remap of the target among its own, so it loses no more for any user.
     'Only if': the uniform-prior binary-loss user (Lemma 5.12, gamma = 0) has a certified UNIQUE optimum U; a
     universally optimal X attains it after its best remap, so X derives U; U is the target or derives it."""

@@ -1,4 +1,5 @@
-"""All-n proofs of the post-processing lemmas, each by induction with SMT-decided obligations (udpm.induction.obligations).
+"""All-n proofs of the post-processing lemmas, each by induction with SMT-decided obligations
+(udpm.induction.obligations).
 
 * grs2011 Lemma 5.2: a remap keeps the ratio bounds.  For rows x, x' of an alpha-DP mechanism and a
   stochastic Y, (xY)_r = sum_k x_k Y_kr.  Invariant over the number of inputs k summed:

@@ -144,7 +144,8 @@ def checks(claim_id: str, plan: Plan | None = None) -> Callable[[Check], Check]:
 
 
 def load_checkers() -> dict[str, Check]:
-    """Import every module of proofs/ and experiments/ (their subpackages included) so that their @checks bind; a claim that restates a printed
+    """Import every module of proofs/ and experiments/ (their subpackages included) so that their @checks bind; a claim
+    that restates a printed
     one on part of its class, with no check of its own, is decided by the printed claim's check (:func:`restricted`)."""
     for pkg_name in CHECK_PACKAGES:
         pkg = importlib.import_module(pkg_name)
@@ -211,7 +212,8 @@ def select(ids: Sequence[str], patterns: Sequence[str] = (), paper: str | None =
 
 
 def _time_bound(seconds: float) -> AbstractContextManager[None]:
-    """Raise CheckTimeout in the main thread after ``seconds``, at a safe point, never inside z3 (udpm.internal.deadline):
+    """Raise CheckTimeout in the main thread after ``seconds``, at a safe point, never inside z3
+    (udpm.internal.deadline):
     a check that runs away is inconclusive.  Elsewhere, the executor bounds its worker threads itself."""
     if threading.current_thread() is not threading.main_thread():
         return contextlib.nullcontext()

@@ -338,7 +338,8 @@ def run(
     on_client: Callable[[object], None] | None = None,
 ) -> dict[str, Found]:
     """Every check of ``order``: serially when jobs == 1 and no scheduler, else on Dask.  A claim decided by
-    restriction of a printed claim's check (:func:`udpm.claims.registry.restricted`) is derived from that claim's findings,
+    restriction of a printed claim's check (:func:`udpm.claims.registry.restricted`) is derived from that claim's
+    findings,
     which the run decides once."""
     from udpm.claims.registry import restrict, restricted_from
 

@@ -169,7 +169,8 @@ def run_metadata() -> dict:
 
 
 def with_metadata(text: str, metadata: Mapping, shard: tuple[int, int] | None = None) -> str:
-    """The document ``text`` (as udpm.outputs.results.document writes it) with top-level ``metadata`` (and ``shard``)."""
+    """The document ``text`` (as udpm.outputs.results.document writes it) with top-level ``metadata`` (and
+    ``shard``)."""
     doc = json.loads(text)
     doc["metadata"] = dict(metadata)
     if shard is not None:
