@@ -85,7 +85,9 @@ def end_to_end(claim: str, workers: int) -> dict:
             out[label] = round(time.perf_counter() - t, 2)
             out[label.replace("seconds", "flags")] = " ".join(flags).replace("{cache}", "D")
             print(f"{label}: {out[label]} s", file=sys.stderr, flush=True)
-        same = subprocess.run([sys.executable, "-m", "udpm.claims.records", "same", *docs], cwd=ROOT, capture_output=True)
+        same = subprocess.run(
+            [sys.executable, "-m", "udpm.claims.records", "same", *docs], cwd=ROOT, capture_output=True
+        )
         out["records_identical"] = same.returncode == 0
     out[f"speedup_jobs_{workers}"] = round(out["serial_seconds"] / out[f"jobs_{workers}_seconds"], 2)
     return out

@@ -299,8 +299,9 @@ def main(argv: list[str]) -> int:
             row["highs"] = run_highs(n, problem)
             row["z3"] = run_z3(n, args.z3_timeout, problem)
             exact = row["generic"].get("objective")
-            row["agree"] = (
-                row["certified"].get("objective") in (None, exact) and row["z3"].get("objective") in (None, exact)
+            row["agree"] = row["certified"].get("objective") in (None, exact) and row["z3"].get("objective") in (
+                None,
+                exact,
             )
             row["qsopt_over_generic"] = ratio(row["generic"], row["qsopt_ex"]) if row["qsopt_ex"]["seconds"] else None
             row["speedup_vs_z3"] = ratio(row["generic"], row["z3"])

@@ -41,8 +41,13 @@ def timed_sizes(name: str, check, max_size: int, budget: float) -> dict:
         reached = m
         if time.perf_counter() - start > budget:
             break
-    return {"part": name, "status": "ok", "largest_size": reached, "total_s": round(time.perf_counter() - start, 3),
-            "per_size_s": {k: per_size[k] for k in list(per_size)[-5:]}}
+    return {
+        "part": name,
+        "status": "ok",
+        "largest_size": reached,
+        "total_s": round(time.perf_counter() - start, 3),
+        "per_size_s": {k: per_size[k] for k in list(per_size)[-5:]},
+    }
 
 
 def lemma1(m: int) -> bool:
@@ -59,8 +64,13 @@ def direct(m: int) -> bool:
     for i in range(m):
         _, av, xs, det = cr._mpoly_det_replaced(m, i, d.g_prime)
         ring0 = det * 0
-        lin = sum((xs[k] * sum((int(c) * av**e for e, c in enumerate(f.coeffs())), ring0)
-                   for k, f in enumerate(d.tridiagonal(m)[i])), ring0)
+        lin = sum(
+            (
+                xs[k] * sum((int(c) * av**e for e, c in enumerate(f.coeffs())), ring0)
+                for k, f in enumerate(d.tridiagonal(m)[i])
+            ),
+            ring0,
+        )
         if det != (1 - av**2) ** (m - 2) * lin:
             return False
     return True
@@ -81,21 +91,26 @@ def main() -> None:
     args = p.parse_args()
     t0 = time.perf_counter()
     ctx = Context(quick=False)
-    claims = {cid: str(fn(ctx).status) for cid, fn in (("gs2010.lemma1", d.det_g_prime),
-                                                      ("gs2010.lemma2", cr.column_replacement_determinants))}
+    claims = {
+        cid: str(fn(ctx).status)
+        for cid, fn in (("gs2010.lemma1", d.det_g_prime), ("gs2010.lemma2", cr.column_replacement_determinants))
+    }
     claim_s = round(time.perf_counter() - t0, 3)
-    parts = [timed_sizes("lemma1 det G', det G (Bareiss)", lemma1, args.max_size, args.budget),
-             timed_sizes("certificate G' Tri = (1-a^2) I", certificate, args.max_size, args.budget),
-             timed_sizes("direct det G'(i, x), symbolic x", direct, args.max_direct, args.budget)]
+    parts = [
+        timed_sizes("lemma1 det G', det G (Bareiss)", lemma1, args.max_size, args.budget),
+        timed_sizes("certificate G' Tri = (1-a^2) I", certificate, args.max_size, args.budget),
+        timed_sizes("direct det G'(i, x), symbolic x", direct, args.max_direct, args.budget),
+    ]
     t1 = time.perf_counter()
     all_n = d.prove_cases(d.kms_inverse_cases())[0] and d.prove_cases(d.lemma1_column_op_cases())[0]
     payload = {
         "what": "gs2010 Lemmas 1-2: symbolic determinants in alpha per matrix size m, plus the all-n case proof",
-        "claims_full_mode": claims, "claims_full_mode_s": claim_s,
+        "claims_full_mode": claims,
+        "claims_full_mode_s": claim_s,
         "parts": parts,
         "all_n_cases": {"status": "proved" if all_n else "FAILED", "seconds": round(time.perf_counter() - t1, 3)},
         "machine": f"{platform.python_implementation()} {platform.python_version()}, {platform.machine()}, "
-                   "shared 2-core host (times are noisy)",
+        "shared 2-core host (times are noisy)",
     }
     merge("determinants", payload)
     print(json.dumps(payload, indent=1))

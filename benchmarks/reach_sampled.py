@@ -61,8 +61,9 @@ def claims_part(claims: tuple[str, ...]) -> dict:
             "status": rec["status"],
             "bounded_n": n_range(rec["grid"], "bounded"),
             "sampled_n": n_range(rec["grid"], "sampled"),
-            "alphas": sorted({a for g in rec["grid"].get("bounded", []) + rec["grid"].get("sampled", [])
-                              for a in g["alphas"]}),
+            "alphas": sorted(
+                {a for g in rec["grid"].get("bounded", []) + rec["grid"].get("sampled", []) for a in g["alphas"]}
+            ),
             "instances": rec["instances"],
             "samples": rec["samples"],
             "kinds": sorted(kinds),

@@ -75,8 +75,12 @@ def main() -> None:
             if time.perf_counter() - start > args.budget:
                 status = f"budget {args.budget:g} s reached after n={n}"
                 break
-        out[str(a)] = {"largest_n": reached, "status": status, "total_s": round(time.perf_counter() - start, 2),
-                       "per_n": {str(k): v for k, v in per_n.items()}}
+        out[str(a)] = {
+            "largest_n": reached,
+            "status": status,
+            "total_s": round(time.perf_counter() - start, 2),
+            "per_n": {str(k): v for k, v in per_n.items()},
+        }
     data = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
     data["signatures"] = {
         "machine": f"CPython {platform.python_version()}, {platform.machine()}, shared 2-core host (times are noisy)",

@@ -46,15 +46,19 @@ def main() -> None:
             break
     t1 = time.perf_counter()
     ctx = Context(quick=False, solver_timeout=args.solver_timeout)
-    claims = {"zlcn2013.thm7": str(th.threshold_universality(ctx).status),
-              "zlcn2013.eq2": str(rc.recurrence_closed_form(ctx).status)}
+    claims = {
+        "zlcn2013.thm7": str(th.threshold_universality(ctx).status),
+        "zlcn2013.eq2": str(rc.recurrence_closed_form(ctx).status),
+    }
     payload = {
         "what": "zlcn2013 Theorem 7 (and Theorem 6 via (3)): t = M^-1 z in [0,1], symbolic alpha > 1, per n",
-        "largest_n": reached, "total_s": round(t1 - start, 3),
+        "largest_n": reached,
+        "total_s": round(t1 - start, 3),
         "per_n": {k: per_n[k] for k in list(per_n)[-4:]},
-        "claims_full_mode": claims, "claims_full_mode_s": round(time.perf_counter() - t1, 3),
+        "claims_full_mode": claims,
+        "claims_full_mode_s": round(time.perf_counter() - t1, 3),
         "machine": f"{platform.python_implementation()} {platform.python_version()}, {platform.machine()}, "
-                   "shared 2-core host (times are noisy)",
+        "shared 2-core host (times are noisy)",
     }
     data = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
     data["thresholds"] = payload

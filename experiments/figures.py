@@ -94,8 +94,12 @@ def grs2011_figure_3(directory: Path, timeout_s: float = 60.0) -> Path:
 
 def grs2011_figure_4(directory: Path) -> Path:
     t = truncated_geometric(5, HALF)
-    return _heatmap(t, signature(t, HALF), "grs2011 Figure 4: truncated 1/2-geometric mechanism, n = 5",
-                    directory / "grs2011_fig4.png")
+    return _heatmap(
+        t,
+        signature(t, HALF),
+        "grs2011 Figure 4: truncated 1/2-geometric mechanism, n = 5",
+        directory / "grs2011_fig4.png",
+    )
 
 
 def render_all(directory: Path = FIGURES) -> list[Path]:

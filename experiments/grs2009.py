@@ -62,8 +62,9 @@ def constraint_matrix_z(x: list[list[Fraction]], alpha: Fraction) -> list[list[s
 
 
 @checks("grs2009.fig2")
-def figures_2_3(ctx: Context, alpha: Fraction = HALF, rule: list[list[str]] | None = None,
-                exponent=THREE_HALVES) -> Findings:
+def figures_2_3(
+    ctx: Context, alpha: Fraction = HALF, rule: list[list[str]] | None = None, exponent=THREE_HALVES
+) -> Findings:
     """grs2009 Figures 2, 3 and Example 5.2: the stated remap of the 1/2-geometric mechanism gives
     Figure 2, which is an optimal 1/2-DP mechanism for prior (1/4,0,1/4,0,1/4,1/4) and loss
     |i-r|^1.5 (n = 5), and Figure 3 is its constraint matrix."""
@@ -74,24 +75,35 @@ def figures_2_3(ctx: Context, alpha: Fraction = HALF, rule: list[list[str]] | No
     x_printed = parsed(fig2.values)
     is_mech = mechanism_properties(rec, "Figure 2", x_printed, n=5, alpha=alpha)
     cert = optimality(rec, "printed Figure 2", user, x_printed, alpha, ctx, n=5, decide=is_mech)
-    rec.value(**{
-        "remapped geometric": linalg.fmt_matrix(z),
-        "constraint matrix": render(constraint_matrix_z(z, alpha)).replace("\n", "/"),
-        "certified optimum": linalg.fmt_matrix(cert.matrix(6, 6)),
-        "optimal expected loss": cert.objective,
-        "optimum unique": cert.unique,
-        "expected loss of the remapped geometric": exact_loss(user, z),
-    })
+    rec.value(
+        **{
+            "remapped geometric": linalg.fmt_matrix(z),
+            "constraint matrix": render(constraint_matrix_z(z, alpha)).replace("\n", "/"),
+            "certified optimum": linalg.fmt_matrix(cert.matrix(6, 6)),
+            "optimal expected loss": cert.objective,
+            "optimum unique": cert.unique,
+            "expected loss of the remapped geometric": exact_loss(user, z),
+        }
+    )
     compare_printed(rec, fig2, z, n=5, alpha=alpha, method="exact recomputation (Example 5.2's remap of G)")
     compare_printed(rec, fig3, constraint_matrix_z(z, alpha), n=5, alpha=alpha)
     # Example 5.2 says the remap derives "this mechanism": the printed Figure 2, read as the paper means it.
     meant = with_errata(fig2, rec, z)
-    rec.decide(z == meant, f"Example 5.2's remap of the 1/2-geometric mechanism gives {linalg.fmt_matrix(z)}, "
-               f"not Figure 2 = {linalg.fmt_matrix(meant)}", n=5, alpha=alpha, kind=TABLE,
-               method="exact recomputation", covers="Example 5.2: the stated remap of G yields Figure 2")
+    rec.decide(
+        z == meant,
+        f"Example 5.2's remap of the 1/2-geometric mechanism gives {linalg.fmt_matrix(z)}, "
+        f"not Figure 2 = {linalg.fmt_matrix(meant)}",
+        n=5,
+        alpha=alpha,
+        kind=TABLE,
+        method="exact recomputation",
+        covers="Example 5.2: the stated remap of G yields Figure 2",
+    )
     rec.certificate = certificate_of(cert.summary(), [("grs2009 Figure 2: LP (2)-(5), n=5, alpha=1/2", cert)])
     rec.note(KIND_NOTE)
     rec.note(CERT_NOTE)
-    rec.note("Figure 2 is regenerated from Example 5.2's remap; the printed Figure 2 attains the certified optimum"
-             + (", which is unique" if cert.unique else ""))
+    rec.note(
+        "Figure 2 is regenerated from Example 5.2's remap; the printed Figure 2 attains the certified optimum"
+        + (", which is unique" if cert.unique else "")
+    )
     return rec

@@ -78,20 +78,40 @@ def column_dp_violation(x: list[list[Fraction]], alpha: Fraction) -> str | None:
 
 
 def mechanism_properties(
-    rec: Findings, where: str, x: list[list[object]], *, n: int, alpha: Fraction, dp: bool = True,
+    rec: Findings,
+    where: str,
+    x: list[list[object]],
+    *,
+    n: int,
+    alpha: Fraction,
+    dp: bool = True,
     what: str = "a mechanism",
 ) -> bool:
     """Decide, as table instances, that the printed matrix ``where`` is a mechanism (entries >= 0, rows
     summing to 1) and, with ``dp``, that it is alpha-DP.  True when every property holds."""
     why = not_a_mechanism(x)
-    rec.decide(why is None, f"{where} is not {what}: {why}", n=n, alpha=alpha, kind=TABLE, method=PROPERTY,
-               covers=f"{where} is {what} (entries >= 0, rows sum to 1)")
+    rec.decide(
+        why is None,
+        f"{where} is not {what}: {why}",
+        n=n,
+        alpha=alpha,
+        kind=TABLE,
+        method=PROPERTY,
+        covers=f"{where} is {what} (entries >= 0, rows sum to 1)",
+    )
     if not dp:
         return why is None
     viol = None if why else dp_violations(x, alpha)
     ok = None if why else not viol
-    rec.decide(ok, f"{where} is not {alpha}-DP: {viol[0]}" if viol else "", n=n, alpha=alpha, kind=TABLE,
-               method=PROPERTY, covers=f"{where} is {alpha}-DP")
+    rec.decide(
+        ok,
+        f"{where} is not {alpha}-DP: {viol[0]}" if viol else "",
+        n=n,
+        alpha=alpha,
+        kind=TABLE,
+        method=PROPERTY,
+        covers=f"{where} is {alpha}-DP",
+    )
     return bool(ok)
 
 
@@ -108,16 +128,28 @@ def with_errata(item: PrintedItem, rec: Findings, computed: object) -> object:
     return walk(item.values, computed, "")
 
 
-def compare_real(rec: Findings, item: PrintedItem, exact: object, matches: bool, *, n: int | None, alpha: object,
-                 explanation: str) -> bool:
+def compare_real(
+    rec: Findings, item: PrintedItem, exact: object, matches: bool, *, n: int | None, alpha: object, explanation: str
+) -> bool:
     """A printed scalar compared with an exact real (a surd) under a rule ``matches`` decided by the
     caller; one table instance, and an erratum (class as the item declares it) if it differs."""
     if not matches:
         decl = item.errata.get("value", {})
-        rec.erratum(f"{item.where}value", item.values, str(exact), decl.get("class", UNCLASSIFIED),
-                    decl.get("explanation", explanation))
-    rec.decide(True, n=n, alpha=alpha, kind=TABLE, method="exact comparison with a real number",
-               covers=f"{item.where} ({item.key})")
+        rec.erratum(
+            f"{item.where}value",
+            item.values,
+            str(exact),
+            decl.get("class", UNCLASSIFIED),
+            decl.get("explanation", explanation),
+        )
+    rec.decide(
+        True,
+        n=n,
+        alpha=alpha,
+        kind=TABLE,
+        method="exact comparison with a real number",
+        covers=f"{item.where} ({item.key})",
+    )
     return matches
 
 
@@ -141,8 +173,17 @@ def exact_loss(user: BayesianUser, x: list[list[Fraction]]) -> object:
     return Fraction(int(total.p), int(total.q)) if total.is_Rational else total
 
 
-def optimality(rec: Findings, what: str, user: BayesianUser, x: list[list[Fraction]], alpha: Fraction,
-               ctx: Context, *, n: int, decide: bool = True) -> Certified:
+def optimality(
+    rec: Findings,
+    what: str,
+    user: BayesianUser,
+    x: list[list[Fraction]],
+    alpha: Fraction,
+    ctx: Context,
+    *,
+    n: int,
+    decide: bool = True,
+) -> Certified:
     """The certified optimum of LP (3)-(7) for ``user``; one bounded instance: ``x`` attains it, i.e. no
     alpha-DP mechanism has a smaller expected loss for this user at this (n, alpha).  With ``decide``
     False (``x`` is not even a mechanism, a counterexample already) the optimum is only computed."""
@@ -152,9 +193,16 @@ def optimality(rec: Findings, what: str, user: BayesianUser, x: list[list[Fracti
         return cert
     own = exact_loss(user, x)
     worse = compare(own, cert.objective) > 0
-    rec.decide(not worse, f"{what} has expected loss {own} > the certified optimum {cert.objective}, attained by "
-               f"X* = {linalg.fmt_matrix(cert.matrix(n + 1, n + 1))}", n=n, alpha=alpha, kind=BOUNDED,
-               method="exact LP certificate (primal/dual pair)", covers=f"every {alpha}-DP mechanism for this user")
+    rec.decide(
+        not worse,
+        f"{what} has expected loss {own} > the certified optimum {cert.objective}, attained by "
+        f"X* = {linalg.fmt_matrix(cert.matrix(n + 1, n + 1))}",
+        n=n,
+        alpha=alpha,
+        kind=BOUNDED,
+        method="exact LP certificate (primal/dual pair)",
+        covers=f"every {alpha}-DP mechanism for this user",
+    )
     return cert
 
 
@@ -173,12 +221,25 @@ def figure_1a(ctx: Context, window: Callable = geometric_window, item: PrintedIt
     # The printed columns are a window (outputs -1..6) of rows that extend over all integers: a row's
     # printed mass is below 1, the remaining mass lies in the '...' columns.
     bad = next((i for i, r in enumerate(x) if None in r or min(r) < 0 or sum(r, Fraction(0)) >= 1), None)
-    rec.decide(bad is None, f"row {bad} of the printed window is not part of a distribution: {x[bad]}"
-               if bad is not None else "", n=5, alpha=HALF, kind=TABLE, method=PROPERTY,
-               covers="Figure 1(a): printed entries >= 0, each row's printed mass < 1 (a window of a distribution)")
+    rec.decide(
+        bad is None,
+        f"row {bad} of the printed window is not part of a distribution: {x[bad]}" if bad is not None else "",
+        n=5,
+        alpha=HALF,
+        kind=TABLE,
+        method=PROPERTY,
+        covers="Figure 1(a): printed entries >= 0, each row's printed mass < 1 (a window of a distribution)",
+    )
     viol = None if bad is not None else column_dp_violation(x, HALF)
-    rec.decide(None if bad is not None else viol is None, f"Figure 1(a) is not 1/2-DP: {viol}", n=5, alpha=HALF,
-               kind=TABLE, method=PROPERTY, covers="Figure 1(a): every printed column is 1/2-DP")
+    rec.decide(
+        None if bad is not None else viol is None,
+        f"Figure 1(a) is not 1/2-DP: {viol}",
+        n=5,
+        alpha=HALF,
+        kind=TABLE,
+        method=PROPERTY,
+        covers="Figure 1(a): every printed column is 1/2-DP",
+    )
     rec.note(KIND_NOTE)
     return rec
 
@@ -209,10 +270,16 @@ def figure_4(ctx: Context, mechanism: Callable = truncated_geometric, item: Prin
     t_printed = parsed(printed("grs2011", "fig1b").values)
     why = not_a_mechanism(t_printed)
     own = None if why else signature(t_printed, HALF)
-    rec.decide(None if why else own == item.values,
-               f"the printed Figure 4 is not the signature {render(own).replace(chr(10), '/') if own else ''} "
-               "of the printed Figure 1(b)", n=5, alpha=HALF, kind=TABLE, method=PROPERTY,
-               covers="Figure 4 is the signature of the printed Figure 1(b)")
+    rec.decide(
+        None if why else own == item.values,
+        f"the printed Figure 4 is not the signature {render(own).replace(chr(10), '/') if own else ''} "
+        "of the printed Figure 1(b)",
+        n=5,
+        alpha=HALF,
+        kind=TABLE,
+        method=PROPERTY,
+        covers="Figure 4 is the signature of the printed Figure 1(b)",
+    )
     rec.note(KIND_NOTE)
     return rec
 
@@ -241,13 +308,15 @@ def figure_3(
     cert = optimality(rec, "printed Figure 3(a)", user, x_printed, alpha, ctx, n=5, decide=is_mech)
     x_opt = cert.matrix(6, 6)
     sig = signature(x_opt, alpha)
-    rec.value(**{
-        "certified optimum X*": linalg.fmt_matrix(x_opt),
-        "optimal expected loss": cert.objective,
-        "X* unique": cert.unique,
-        "expected loss of printed (a)": exact_loss(user, x_printed) if is_mech else "not a mechanism",
-        "signature of X*": render(sig).replace("\n", "/"),
-    })
+    rec.value(
+        **{
+            "certified optimum X*": linalg.fmt_matrix(x_opt),
+            "optimal expected loss": cert.objective,
+            "X* unique": cert.unique,
+            "expected loss of printed (a)": exact_loss(user, x_printed) if is_mech else "not a mechanism",
+            "signature of X*": render(sig).replace("\n", "/"),
+        }
+    )
     compare_printed(rec, item_a, x_opt, n=5, alpha=alpha, method="exact recomputation (certified unique optimum)")
     compare_printed(rec, item_b, sig, n=5, alpha=alpha)
     rec.certificate = certificate_of(cert.summary(), [("grs2011 Figure 3: LP (3)-(7), n=5, alpha=1/2", cert)])
@@ -261,9 +330,15 @@ def figure_3(
             rec.value(**{"Lemma 5.10 remap of T": str(remap)})
             induced = linalg.matmul(truncated_geometric(5, alpha), deterministic_remap(remap, 6))
             why = f"the Lemma 5.10 remap {remap} of T gives {linalg.fmt_matrix(induced)}, not Figure 3(a)"
-        rec.decide(remap is not None and induced == x_printed, why, n=5, alpha=alpha, kind=TABLE,
-                   method="exact witness (a remap of T)",
-                   covers="Figure 3(a) is a remap of the truncated 1/2-geometric mechanism")
+        rec.decide(
+            remap is not None and induced == x_printed,
+            why,
+            n=5,
+            alpha=alpha,
+            kind=TABLE,
+            method="exact witness (a remap of T)",
+            covers="Figure 3(a) is a remap of the truncated 1/2-geometric mechanism",
+        )
     rec.note(KIND_NOTE)
     rec.note(CERT_NOTE)
     rec.note("the certified optimum is unique" if cert.unique else "the optimum is not unique")
@@ -291,8 +366,12 @@ def remap_lp(user: BayesianUser, t: list[list[Fraction]]) -> LinearProgram:
 
 
 @checks("grs2011.appB")
-def appendix_b(ctx: Context, figure: list[list[Fraction]] | None = None, alpha: Fraction = HALF,
-               loss_matrix: list[list[Fraction]] | None = None) -> Findings:
+def appendix_b(
+    ctx: Context,
+    figure: list[list[Fraction]] | None = None,
+    alpha: Fraction = HALF,
+    loss_matrix: list[list[Fraction]] | None = None,
+) -> Findings:
     """grs2011 Appendix B, Figure 5: the printed 5(a) is a vertex of (4)-(7) for n = 3, a = 1/2, is
     optimal for the illegal loss 5(b) with a uniform prior, and is not derivable from T by any remap;
     so Theorem 3.2 fails for this user: 5(a) beats every remap of T."""
@@ -303,61 +382,91 @@ def appendix_b(ctx: Context, figure: list[list[Fraction]] | None = None, alpha: 
     user = BayesianUser.of([Fraction(1, 4)] * 4, loss)
     # 5(a) and 5(b) are the claim's inputs, with nothing to recompute them from: every property the
     # caption asserts of them is decided on the printed objects themselves.
-    rec.decide(not loss.is_legal(), "the loss of Figure 5(b) is legal", n=3, alpha=alpha, kind=TABLE,
-               method=PROPERTY, covers="Figure 5(b) is an illegal loss function")
+    rec.decide(
+        not loss.is_legal(),
+        "the loss of Figure 5(b) is legal",
+        n=3,
+        alpha=alpha,
+        kind=TABLE,
+        method=PROPERTY,
+        covers="Figure 5(b) is an illegal loss function",
+    )
     if not mechanism_properties(rec, "Figure 5(a)", x, n=3, alpha=alpha):
         rec.note(KIND_NOTE)
         return rec
     lp = bayesian_lp(user, alpha)
     vertex = is_vertex(lp, flat(x))
-    rec.decide(vertex, "Figure 5(a) is not a vertex: its tight constraints have rank < 16", n=3, alpha=alpha,
-               kind=TABLE, method=PROPERTY + " (rank of the tight constraints)",
-               covers="Figure 5(a) is a vertex of (4)-(7)")
+    rec.decide(
+        vertex,
+        "Figure 5(a) is not a vertex: its tight constraints have rank < 16",
+        n=3,
+        alpha=alpha,
+        kind=TABLE,
+        method=PROPERTY + " (rank of the tight constraints)",
+        covers="Figure 5(a) is a vertex of (4)-(7)",
+    )
     cert = optimality(rec, "Figure 5(a)", user, x, alpha, ctx, n=3)
     own = exact_loss(user, x)
     t = truncated_geometric(3, alpha)
     y = derive(x, t)
     # T is invertible: X = T·Y forces Y = T^-1 X, so one exact solve decides every remap.
-    rec.decide(not y.stochastic, f"Figure 5(a) = T·Y for the stochastic remap Y = {linalg.fmt_matrix(y.remap)}",
-               n=3, alpha=alpha, kind=BOUNDED, method="exact solve of T·Y = X (T invertible)",
-               covers="every remap Y of the truncated 1/2-geometric mechanism T: T·Y != Figure 5(a)")
+    rec.decide(
+        not y.stochastic,
+        f"Figure 5(a) = T·Y for the stochastic remap Y = {linalg.fmt_matrix(y.remap)}",
+        n=3,
+        alpha=alpha,
+        kind=BOUNDED,
+        method="exact solve of T·Y = X (T invertible)",
+        covers="every remap Y of the truncated 1/2-geometric mechanism T: T·Y != Figure 5(a)",
+    )
     # Theorem 3.2 fails for this user: the best remap of T loses strictly more than 5(a) (and the optimum).
     rcert = solve(remap_lp(user, t), timeout_s=ctx.solver_timeout)
     bayes = bayes_remap(t, user)
     bayes_loss = exact_loss(user, linalg.matmul(t, deterministic_remap(bayes, 4)))
-    rec.decide(compare(rcert.objective, own) > 0,
-               f"the remap {linalg.fmt_matrix(rcert.matrix(4, 4))} of T has expected loss {rcert.objective} <= "
-               f"{own}, the loss of Figure 5(a)", n=3, alpha=alpha, kind=BOUNDED,
-               method="exact LP certificate (primal/dual pair) over remaps",
-               covers="every remap Y of T loses more than Figure 5(a) for this user")
-    rec.value(**{
-        "loss 5(b) legal": loss.is_legal(),
-        "signature of 5(a)": render(signature(x, alpha)).replace("\n", "/"),
-        "vertex of (4)-(7)": vertex,
-        "expected loss of 5(a)": own,
-        "certified optimum": cert.objective,
-        "optimum unique": cert.unique,
-        "T^-1 X": linalg.fmt_matrix(y.remap),
-        "negative entries of T^-1 X": ", ".join(f"[{r}][{j}]={v}" for r, j, v in y.negative_entries),
-        "rows 0 and 2 equal": x[0] == x[2],
-        "best remap of T: expected loss (certified)": rcert.objective,
-        "best remap of T: Y (certified)": linalg.fmt_matrix(rcert.matrix(4, 4)),
-        "best remap of T: Bayes remap": str(bayes),
-        "best remap of T: Bayes remap loss": bayes_loss,
-        "best remap of T minus optimum": Fraction(rcert.objective) - Fraction(cert.objective),
-    })
+    rec.decide(
+        compare(rcert.objective, own) > 0,
+        f"the remap {linalg.fmt_matrix(rcert.matrix(4, 4))} of T has expected loss {rcert.objective} <= "
+        f"{own}, the loss of Figure 5(a)",
+        n=3,
+        alpha=alpha,
+        kind=BOUNDED,
+        method="exact LP certificate (primal/dual pair) over remaps",
+        covers="every remap Y of T loses more than Figure 5(a) for this user",
+    )
+    rec.value(
+        **{
+            "loss 5(b) legal": loss.is_legal(),
+            "signature of 5(a)": render(signature(x, alpha)).replace("\n", "/"),
+            "vertex of (4)-(7)": vertex,
+            "expected loss of 5(a)": own,
+            "certified optimum": cert.objective,
+            "optimum unique": cert.unique,
+            "T^-1 X": linalg.fmt_matrix(y.remap),
+            "negative entries of T^-1 X": ", ".join(f"[{r}][{j}]={v}" for r, j, v in y.negative_entries),
+            "rows 0 and 2 equal": x[0] == x[2],
+            "best remap of T: expected loss (certified)": rcert.objective,
+            "best remap of T: Y (certified)": linalg.fmt_matrix(rcert.matrix(4, 4)),
+            "best remap of T: Bayes remap": str(bayes),
+            "best remap of T: Bayes remap loss": bayes_loss,
+            "best remap of T minus optimum": Fraction(rcert.objective) - Fraction(cert.objective),
+        }
+    )
     if bayes_loss != rcert.objective:
         rec.note(f"the Bayes remap {bayes} of T loses {bayes_loss}, not the certified best {rcert.objective}")
     rec.certificate = certificate_of(
         {"mechanism": cert.summary(), "best remap of T": rcert.summary()},
-        [("grs2011 Figure 5: LP (3)-(7), n=3, alpha=1/2", cert),
-         ("grs2011 Figure 5: best remap of T for the illegal loss", rcert)],
+        [
+            ("grs2011 Figure 5: LP (3)-(7), n=3, alpha=1/2", cert),
+            ("grs2011 Figure 5: best remap of T for the illegal loss", rcert),
+        ],
     )
     rec.note(KIND_NOTE)
     rec.note(CERT_NOTE + "; the remap LP and the exact solve of T·Y = X likewise exhaust every remap of T")
-    rec.note(f"5(a) is a vertex and optimal (loss {own} = the certified optimum) but not the unique optimum; the best "
-             f"remap of T loses {rcert.objective} > {own}: Theorem 3.2 fails for this illegal loss. Rows 0 and 2 "
-             "of 5(a) are equal, which breaks neither DP nor vertex-ness")
+    rec.note(
+        f"5(a) is a vertex and optimal (loss {own} = the certified optimum) but not the unique optimum; the best "
+        f"remap of T loses {rcert.objective} > {own}: Theorem 3.2 fails for this illegal loss. Rows 0 and 2 "
+        "of 5(a) are equal, which breaks neither DP nor vertex-ness"
+    )
     return rec
 
 
@@ -402,32 +511,60 @@ def example_a1(ctx: Context, alpha: Fraction = HALF, laplace: Callable = laplace
     optimum = solve(bayesian_lp(user, alpha), timeout_s=ctx.solver_timeout)
     a = sympy.Rational(alpha.numerator, alpha.denominator)
     threshold, lap = laplace(a)
-    rec.value(**{
-        "truncated geometric: Bayes remap": str(remap),
-        "truncated geometric: expected loss": geometric,
-        "optimum over all alpha-DP mechanisms (certified)": optimum.objective,
-        "Laplace: Bayes threshold": threshold,
-        "Laplace: expected loss": lap,
-        "Laplace: expected loss (20 digits)": sympy.N(lap, 20),
-        "Laplace loss > geometric loss": compare(lap, geometric) > 0,
-    })
+    rec.value(
+        **{
+            "truncated geometric: Bayes remap": str(remap),
+            "truncated geometric: expected loss": geometric,
+            "optimum over all alpha-DP mechanisms (certified)": optimum.objective,
+            "Laplace: Bayes threshold": threshold,
+            "Laplace: expected loss": lap,
+            "Laplace: expected loss (20 digits)": sympy.N(lap, 20),
+            "Laplace loss > geometric loss": compare(lap, geometric) > 0,
+        }
+    )
     geo, dec, closed = (printed("grs2011", k) for k in ("exA.1.geometric", "exA.1.laplace", "exA.1.laplace.exact"))
     compare_printed(rec, geo, geometric, n=1, alpha=alpha)
-    compare_real(rec, dec, lap, decimal_matches_real(dec.values, lap), n=1, alpha=alpha,
-                 explanation="the Laplace loss does not round to the printed decimal")
+    compare_real(
+        rec,
+        dec,
+        lap,
+        decimal_matches_real(dec.values, lap),
+        n=1,
+        alpha=alpha,
+        explanation="the Laplace loss does not round to the printed decimal",
+    )
     # 'p/q\sqrt{c}' is read as p/(q sqrt c): the reading the adjacent '~ .35' confirms.
     reading = surd_quotient(closed.values)
-    compare_real(rec, closed, lap, reading is not None and compare(reading, lap) == 0, n=1, alpha=alpha,
-                 explanation="the printed closed form differs from the exact Laplace loss")
+    compare_real(
+        rec,
+        closed,
+        lap,
+        reading is not None and compare(reading, lap) == 0,
+        n=1,
+        alpha=alpha,
+        explanation="the printed closed form differs from the exact Laplace loss",
+    )
     # The example's point, as printed: the Laplace mechanism loses more than the truncated geometric one.
-    rec.decide(compare(lap, geometric) > 0, f"the Laplace loss {lap} is not above the geometric loss {geometric}",
-               n=1, alpha=alpha, kind=TABLE, method="exact comparison of the two computed losses",
-               covers="Example A.1: Laplace noise loses more than the (remapped) truncated geometric mechanism")
+    rec.decide(
+        compare(lap, geometric) > 0,
+        f"the Laplace loss {lap} is not above the geometric loss {geometric}",
+        n=1,
+        alpha=alpha,
+        kind=TABLE,
+        method="exact comparison of the two computed losses",
+        covers="Example A.1: Laplace noise loses more than the (remapped) truncated geometric mechanism",
+    )
     if compare(geometric, optimum.objective) != 0:
-        rec.note(f"cross-check failed: the remapped truncated geometric loss {geometric} is not the certified "
-                 f"optimum {optimum.objective} over all alpha-DP mechanisms (Theorem 3.2)")
-    rec.note(KIND_NOTE + "; the certified optimum over all mechanisms is a value (Theorem 3.2's cross-check), not "
-             "an instance: the example does not claim it")
-    rec.note("'1/2\\sqrt{2}' is read as 1/(2 sqrt 2) = sqrt(2)/4; the left-to-right reading (1/2) sqrt 2 "
-             "= sqrt(2)/2 ~ .71 would contradict the printed ~ .35")
+        rec.note(
+            f"cross-check failed: the remapped truncated geometric loss {geometric} is not the certified "
+            f"optimum {optimum.objective} over all alpha-DP mechanisms (Theorem 3.2)"
+        )
+    rec.note(
+        KIND_NOTE + "; the certified optimum over all mechanisms is a value (Theorem 3.2's cross-check), not "
+        "an instance: the example does not claim it"
+    )
+    rec.note(
+        "'1/2\\sqrt{2}' is read as 1/(2 sqrt 2) = sqrt(2)/4; the left-to-right reading (1/2) sqrt 2 "
+        "= sqrt(2)/2 ~ .71 would contradict the printed ~ .35"
+    )
     return rec

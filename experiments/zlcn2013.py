@@ -94,18 +94,35 @@ def theorem_7_matrix(ctx: Context, mechanism: Callable = range_restricted) -> Fi
             got = shown[(r, c)] = scalar * latex_value(text)
             if not is_identity(got - want):
                 decl = item.errata.get(f"[{r}][{c}]", {})
-                rec.erratum(f"{item.where}[{r}][{c}]", text, str(sympy.simplify(want / scalar)),
-                            decl.get("class", UNCLASSIFIED), decl.get("explanation", f"m[{i},{j}] should be {want}"))
+                rec.erratum(
+                    f"{item.where}[{r}][{c}]",
+                    text,
+                    str(sympy.simplify(want / scalar)),
+                    decl.get("class", UNCLASSIFIED),
+                    decl.get("explanation", f"m[{i},{j}] should be {want}"),
+                )
     rec.value(**{"entries checked": len(shown), "scalar": scalar})
-    rec.decide(True, n=None, alpha=ZLCN_ALPHA, kind=TABLE, method="symbolic comparison in alpha and n (sympy)",
-               covers=f"{item.where} ({item.key}): every displayed entry times the scalar against (6)")
+    rec.decide(
+        True,
+        n=None,
+        alpha=ZLCN_ALPHA,
+        kind=TABLE,
+        method="symbolic comparison in alpha and n (sympy)",
+        covers=f"{item.where} ({item.key}): every displayed entry times the scalar against (6)",
+    )
     # The properties the paper asserts or uses: "a symmetric matrix M", rows summing to 1, alpha-DP rows.
     asym = [(r, c) for (r, c), v in shown.items() if (c, r) in shown and not is_identity(v - shown[(c, r)])]
     centre = {(0, 0): (4, 4), (0, 4): (4, 0), (4, 0): (0, 4), (4, 4): (0, 0)}  # (i, j) -> (n-i, n-j), both shown
     off_centre = [(r, c) for (r, c), (r2, c2) in centre.items() if not is_identity(shown[(r, c)] - shown[(r2, c2)])]
-    rec.decide(not off_centre, f"M[{off_centre[0]}] != M[{centre[off_centre[0]]}]" if off_centre else "", n=None,
-               alpha=ZLCN_ALPHA, kind=TABLE, method=PROPERTY,
-               covers="M is centrosymmetric on its displayed entries (m[i][j] = m[n-i][n-j])")
+    rec.decide(
+        not off_centre,
+        f"M[{off_centre[0]}] != M[{centre[off_centre[0]]}]" if off_centre else "",
+        n=None,
+        alpha=ZLCN_ALPHA,
+        kind=TABLE,
+        method=PROPERTY,
+        covers="M is centrosymmetric on its displayed entries (m[i][j] = m[n-i][n-j])",
+    )
     rec.value(**{"displayed entries breaking symmetry": ", ".join(f"[{r}][{c}]" for r, c in asym) or "none"})
     # The paper asserts "a symmetric matrix M": a claim about a printed object, decided as printed.
     rec.decide(
@@ -124,28 +141,46 @@ def theorem_7_matrix(ctx: Context, mechanism: Callable = range_restricted) -> Fi
     )
     if asym:
         (r, c) = asym[0]
-        rec.erratum("Theorem 7, proof sketch: 'a symmetric matrix M'", "symmetric",
-                    "centrosymmetric (m[i][j] = m[n-i][n-j]), not symmetric",
-                    "false claim" if not off_centre else UNCLASSIFIED,
-                    f"as printed, M[{r}][{c}] = {sympy.simplify(shown[(r, c)])} but M[{c}][{r}] = "
-                    f"{sympy.simplify(shown[(c, r)])}: the boundary columns carry the extra factor alpha/(alpha-1), "
-                    "so M is not symmetric; it is centrosymmetric, as (6) is. The proof sketch uses only that M "
-                    "is invertible, not its symmetry")
+        rec.erratum(
+            "Theorem 7, proof sketch: 'a symmetric matrix M'",
+            "symmetric",
+            "centrosymmetric (m[i][j] = m[n-i][n-j]), not symmetric",
+            "false claim" if not off_centre else UNCLASSIFIED,
+            f"as printed, M[{r}][{c}] = {sympy.simplify(shown[(r, c)])} but M[{c}][{r}] = "
+            f"{sympy.simplify(shown[(c, r)])}: the boundary columns carry the extra factor alpha/(alpha-1), "
+            "so M is not symmetric; it is centrosymmetric, as (6) is. The proof sketch uses only that M "
+            "is invertible, not its symmetry",
+        )
     bad = [(i, s) for i in (idx[0], idx[1], idx[2], N) if not is_identity((s := row_sum(mechanism, i)) - 1)]
-    rec.decide(not bad, f"row {bad[0][0]} of M sums to {sympy.simplify(bad[0][1])}" if bad else "", n=None,
-               alpha=ZLCN_ALPHA, kind=TABLE, method=PROPERTY + " (closed-form row sums)",
-               covers="the displayed rows 0, 1, 2, n of M (hidden entries by the displayed pattern (6)) sum to 1")
+    rec.decide(
+        not bad,
+        f"row {bad[0][0]} of M sums to {sympy.simplify(bad[0][1])}" if bad else "",
+        n=None,
+        alpha=ZLCN_ALPHA,
+        kind=TABLE,
+        method=PROPERTY + " (closed-form row sums)",
+        covers="the displayed rows 0, 1, 2, n of M (hidden entries by the displayed pattern (6)) sum to 1",
+    )
     dp_bad = []
     for r in (0, 1):
         for c in (0, 1, 2, 4):
             ratio = sympy.simplify(shown[(r, c)] / shown[(r + 1, c)])
             if not any(is_identity(ratio - v) for v in (A, 1 / A, sympy.Integer(1))):
                 dp_bad.append(f"M[{r}][{c}]/M[{r + 1}][{c}] = {ratio}")
-    rec.decide(not dp_bad, dp_bad[0] if dp_bad else "", n=None, alpha=ZLCN_ALPHA, kind=TABLE, method=PROPERTY,
-               covers="displayed neighbouring rows (0,1), (1,2) of M: every ratio is alpha, 1/alpha or 1")
-    rec.note("kind: a printed matrix compared (table), symbolically in alpha > 1 and n >= 3 for the displayed "
-             "entries; '\\dots' cells are placeholders, not values. Printed objects' properties are decided on "
-             "the printed entries as their own table instances")
+    rec.decide(
+        not dp_bad,
+        dp_bad[0] if dp_bad else "",
+        n=None,
+        alpha=ZLCN_ALPHA,
+        kind=TABLE,
+        method=PROPERTY,
+        covers="displayed neighbouring rows (0,1), (1,2) of M: every ratio is alpha, 1/alpha or 1",
+    )
+    rec.note(
+        "kind: a printed matrix compared (table), symbolically in alpha > 1 and n >= 3 for the displayed "
+        "entries; '\\dots' cells are placeholders, not values. Printed objects' properties are decided on "
+        "the printed entries as their own table instances"
+    )
     return rec
 
 

@@ -35,8 +35,9 @@ def test_averaging_proved_for_every_n_with_bounded_and_sampled_cross_checks(aver
     res = rec.result()
     assert res.status is Status.PROVED and str(ALL_N) in res.grid
     parts = {dict(d.instance.params)["part"]: d.outcome for d in rec.decided(ALL_N)}
-    assert parts == {p: Outcome.HOLDS for p in ("1 degrees", "2 edges", "3 multipliers", "4 edge sum", "5 Farkas",
-                                                 "6 loss step (9)")}
+    assert parts == {
+        p: Outcome.HOLDS for p in ("1 degrees", "2 edges", "3 multipliers", "4 edge sum", "5 Farkas", "6 loss step (9)")
+    }
     # bounded: the formulas against enumeration per space, and Farkas per (space, alpha)
     bounded = rec.decided(BOUNDED)
     assert len(bounded) == len(avg.SPACES) * (1 + len(avg.ALPHAS))
@@ -165,8 +166,13 @@ def test_trivial_predicate_step_false_variant_fails():
     ok, text = avg._proof_text((udb.trivial_predicate_obligation(trivial=False),), CTX.solver_timeout)
     assert ok is False and "trivial predicate: S_i or S_(i+1) is empty fails" in text
     with pytest.raises(VacuousPremise):
-        avg.averaging_all_n(Findings("demo"), CTX, udb.MINIMAX, trivial_predicates=True,
-                            extra_premise={"3'": (z3.Int("k") + z3.Int("m") <= 0,)})
+        avg.averaging_all_n(
+            Findings("demo"),
+            CTX,
+            udb.MINIMAX,
+            trivial_predicates=True,
+            extra_premise={"3'": (z3.Int("k") + z3.Int("m") <= 0,)},
+        )
 
 
 def test_trivial_predicate_fails_step_3_outside_the_hypotheses():

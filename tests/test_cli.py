@@ -229,7 +229,7 @@ def test_written_files_keep_their_mode_and_certificates_are_this_runs_only(proje
     assert "  out.json" in proc.stdout.splitlines()
 
 
-SLOW_Z3_CHECK = '''
+SLOW_Z3_CHECK = """
 import os, pathlib
 import z3
 from udpm.claims.registry import checks
@@ -240,7 +240,7 @@ def slow(ctx):
     pathlib.Path(os.environ["UDPM_TEST_MARKER"]).write_text("in z3")
     xs = [z3.Int(f"x{i}") for i in range(40)]
     decide([z3.Sum([x * x * x for x in xs]) == 12345678901, *[x > 0 for x in xs], z3.Distinct(xs)], timeout_s=300)
-'''
+"""
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
@@ -254,7 +254,13 @@ def test_sigint_during_a_z3_call_stops_the_run_with_130_and_writes_nothing(proje
     # run starts as a terminal's foreground job does, with SIGINT at its default (a shell's background job, as CI
     # may be, inherits SIGINT ignored, and a program started so is meant to ignore it).
     proc = subprocess.Popen(
-        cmd, cwd=project, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        cmd,
+        cwd=project,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     deadline = time.monotonic() + 120

@@ -54,16 +54,34 @@ def test_a_real_scheduler_and_two_workers_give_the_serial_records(tmp_path):
     procs = [
         subprocess.Popen(
             [dask, "scheduler", "--host", "127.0.0.1", "--port", str(port), "--dashboard-address", ":0"],
-            cwd=ROOT, env=env, stdout=logs[0], stderr=subprocess.STDOUT, start_new_session=True,
+            cwd=ROOT,
+            env=env,
+            stdout=logs[0],
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
     ]
     try:
         for k in (1, 2):
             procs.append(
                 subprocess.Popen(
-                    [dask, "worker", address, "--nthreads", "1", "--nworkers", "1", "--no-dashboard",
-                     "--local-directory", str(tmp_path / f"w{k}")],
-                    cwd=ROOT, env=env, stdout=logs[k], stderr=subprocess.STDOUT, start_new_session=True,
+                    [
+                        dask,
+                        "worker",
+                        address,
+                        "--nthreads",
+                        "1",
+                        "--nworkers",
+                        "1",
+                        "--no-dashboard",
+                        "--local-directory",
+                        str(tmp_path / f"w{k}"),
+                    ],
+                    cwd=ROOT,
+                    env=env,
+                    stdout=logs[k],
+                    stderr=subprocess.STDOUT,
+                    start_new_session=True,
                 )
             )
         # wait for both workers to register

@@ -126,8 +126,10 @@ def test_table2_transcription_cell_changed_refuted(monkeypatch):
 def test_the_corrected_lemmas_drop_only_the_failing_end_and_pass():
     from proofs.derivation import column_replacement as cr_mod
 
-    for check, claim, want in ((d.det_g_positive_below_one, "gs2010.lemma1.corrected", Status.PROVED),
-                               (cr_mod.column_replacement_below_one, "gs2010.lemma2.corrected", Status.VERIFIED)):
+    for check, claim, want in (
+        (d.det_g_positive_below_one, "gs2010.lemma1.corrected", Status.PROVED),
+        (cr_mod.column_replacement_below_one, "gs2010.lemma2.corrected", Status.VERIFIED),
+    ):
         rec = check(CTX)
         # lemma1's all-n argument starts at size 2, and size 1 is decided for every alpha of [0, 1); lemma2's end
         # alpha = 0 is decided for bounded sizes

@@ -31,7 +31,10 @@ def test_the_site_builds_strict(tmp_path):
         pytest.skip("mkdocs is not installed (it comes with the '[docs]' extra)")
     done = subprocess.run(
         [mkdocs, "build", "--strict", "-q", "--site-dir", str(tmp_path / "site")],
-        cwd=ROOT, capture_output=True, text=True, timeout=300,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert done.returncode == 0, done.stderr
 

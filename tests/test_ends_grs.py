@@ -50,8 +50,10 @@ def test_ex23_holds_at_zero_for_every_odd_n_and_is_refuted_at_one_by_the_face_va
     assert res.status is Status.REFUTED
     assert res.coverage.undecided == []  # at alpha = 1 the remapped loss holds; the face value refutes
     zero = _at(rec, "0")
-    assert {k for k in zero if k[0] == str(ALL_N)} == {("all-n", None, "face value"), ("all-n", None,
-                                                                                      "after the 0/n remap")}
+    assert {k for k in zero if k[0] == str(ALL_N)} == {
+        ("all-n", None, "face value"),
+        ("all-n", None, "after the 0/n remap"),
+    }
     assert all(d.outcome is Outcome.HOLDS for d in zero.values()) and len(zero) == 6  # all-n + n = 1, 3
     one = _at(rec, "1")
     face = one[("all-n", None, "face value")]

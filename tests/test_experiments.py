@@ -234,7 +234,12 @@ def test_fig1_caption_alpha_one_is_refuted():
 
 def test_exact_decimal():
     assert [ex10.exact_decimal(F(*p)) for p in ((1, 5), (1, 4), (5, 1), (-3, 40), (1, 3))] == [
-        "0.2", "0.25", "5", "-0.075", "1/3"]
+        "0.2",
+        "0.25",
+        "5",
+        "-0.075",
+        "1/3",
+    ]
 
 
 def test_fig1_caption_alpha_outside_the_range_is_refuted():

@@ -43,5 +43,6 @@ def test_a_bad_argument_is_one_line_and_exit_2_before_any_variant_runs(tmp_path,
     assert main(["--help-me"]) == 2
     err = capsys.readouterr().err
     assert err.strip().splitlines() == [
-        "python -m udpm.claims.variants: error: unrecognized arguments: --help-me (see python -m udpm.claims.variants --help)"
+        "python -m udpm.claims.variants: error: unrecognized arguments: --help-me (see python -m "
+        "udpm.claims.variants --help)"
     ]

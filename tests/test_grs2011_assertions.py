@@ -72,8 +72,9 @@ def test_true_assertions_hold_and_their_false_variants_are_refuted():
     assert oblivious_adjacent(Context()).status is not Status.REFUTED
     assert oblivious_adjacent(Context(), step=2).status is Status.REFUTED
     assert example_losses_legal(Context()).status is not Status.REFUTED
-    bad = example_losses_legal(Context(), losses=lambda n: {"-|j - i|": [[-abs(j - i) for j in range(n + 1)]
-                                                                          for i in range(n + 1)]})
+    bad = example_losses_legal(
+        Context(), losses=lambda n: {"-|j - i|": [[-abs(j - i) for j in range(n + 1)] for i in range(n + 1)]}
+    )
     assert bad.status is Status.REFUTED
     assert composition_level(Context()).status is not Status.REFUTED
     assert composition_level(Context(), level=lambda a, k: a ** (k + 1)).status is Status.REFUTED

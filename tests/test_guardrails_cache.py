@@ -74,7 +74,9 @@ def test_an_edit_to_any_deciding_file_changes_the_code_hash(tree, rel):
     assert _hash("proofs.check", tree) != before, f"an edit to {rel} left the code hash unchanged"
 
 
-@pytest.mark.parametrize("rel", ["udpm/auditing/adapters/tumult.py", "udpm/auditing/adapters/deep/more.py", "udpm/newpkg/m.py"])
+@pytest.mark.parametrize(
+    "rel", ["udpm/auditing/adapters/tumult.py", "udpm/auditing/adapters/deep/more.py", "udpm/newpkg/m.py"]
+)
 def test_a_new_file_in_a_udpm_subpackage_changes_the_code_hash(tree, rel):
     before = _hash("proofs.check", tree)
     _write(tree, rel, "W = 1\n")
@@ -104,7 +106,9 @@ def test_an_edit_in_the_real_adapters_subpackage_changes_the_key(tmp_path):
     for path in adapters:
         text = path.read_text(encoding="utf-8")
         path.write_text(text + "\n# edited\n", encoding="utf-8")
-        assert _hash("udpm.claims.evidence", tmp_path) != before, f"an edit to {path.relative_to(tmp_path)} was not seen"
+        assert _hash("udpm.claims.evidence", tmp_path) != before, (
+            f"an edit to {path.relative_to(tmp_path)} was not seen"
+        )
         path.write_text(text, encoding="utf-8")
         assert _hash("udpm.claims.evidence", tmp_path) == before
 

@@ -244,7 +244,10 @@ def test_a_claim_record_without_an_id_is_one_line_and_exit_2(tmp_path, claim_rec
 
 def test_a_reference_without_claim_records_compares_nothing_and_is_refused(tmp_path, capsys):
     assert _same(tmp_path, _doc([]), _doc([])) == 2
-    assert capsys.readouterr().err == f"udpm.claims.records: error: {tmp_path / 'doc0.json'}: no claim records to compare\n"
+    assert (
+        capsys.readouterr().err
+        == f"udpm.claims.records: error: {tmp_path / 'doc0.json'}: no claim records to compare\n"
+    )
 
 
 def test_the_command_line_is_read_from_sys_argv_by_default(tmp_path, claim_records, monkeypatch, capsys):
@@ -255,7 +258,9 @@ def test_the_command_line_is_read_from_sys_argv_by_default(tmp_path, claim_recor
     assert capsys.readouterr().out == f"udpm.claims.records: {len(claim_records)} claim records identical\n"
     monkeypatch.setattr(sys, "argv", ["udpm.claims.records", "same", str(a)])
     assert records.main() == 2
-    assert capsys.readouterr().err == ("usage: python -m udpm.claims.records same REFERENCE.json PART.json [PART.json ...]\n")
+    assert capsys.readouterr().err == (
+        "usage: python -m udpm.claims.records same REFERENCE.json PART.json [PART.json ...]\n"
+    )
 
 
 def test_the_first_ten_differing_claims_are_named_in_order(tmp_path, claim_records, capsys):

@@ -1,4 +1,4 @@
-"""The project stays ruff-clean (the rules are in pyproject.toml)."""
+"""The project stays ruff-clean and ruff-formatted (the rules are in pyproject.toml)."""
 
 import shutil
 import subprocess
@@ -15,4 +15,13 @@ def test_ruff_is_clean():
     if not Path(ruff).exists():
         pytest.skip("ruff is not installed (it comes with the '[test]' extra)")
     proc = subprocess.run([ruff, "check", "--output-format", "concise", "."], cwd=ROOT, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout
+
+
+def test_ruff_format_is_applied():
+    """One formatter configuration ([tool.ruff] in pyproject.toml), applied to every file."""
+    ruff = shutil.which("ruff") or str(Path(sys.executable).with_name("ruff"))
+    if not Path(ruff).exists():
+        pytest.skip("ruff is not installed (it comes with the '[test]' extra)")
+    proc = subprocess.run([ruff, "format", "--check", "."], cwd=ROOT, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout

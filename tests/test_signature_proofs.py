@@ -57,7 +57,9 @@ def test_claim_holds_and_the_grid_is_what_ran(fn, status):
     want = {str(a): list(range(1, top + 1)) for a, top in plan.items()}
     got = {a: row["n"] for row in rec.result().grid["bounded"] for a in row["alphas"]}
     assert got == want
-    all_n = {s.lemma_5_3: 3, s.grs2009_lemma_5_4: 2}.get(fn, 0)  # the induction proofs (proofs.universality.postprocessing)
+    all_n = {s.lemma_5_3: 3, s.grs2009_lemma_5_4: 2}.get(
+        fn, 0
+    )  # the induction proofs (proofs.universality.postprocessing)
     assert len(rec.decisions) == sum(plan.values()) + all_n
 
 

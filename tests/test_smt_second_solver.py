@@ -380,7 +380,10 @@ def test_an_exported_file_re_decides_from_the_command_line(export_dir):
     (name,) = rec.decisions[0].to_json()["smt"]["files"]
     path = export_dir / f"{name}.smt2"
     done = subprocess.run(
-        [sys.executable, "-m", "udpm.smt.solvers", str(path), "--budget", "10"], capture_output=True, text=True, cwd=ROOT
+        [sys.executable, "-m", "udpm.smt.solvers", str(path), "--budget", "10"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith(f"{path}: z3 unsat, cvc5 unsat")

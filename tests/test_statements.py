@@ -75,8 +75,10 @@ def test_every_printed_claim_is_in_the_inventory(paper):
         ("[[claim]]\nid = 'gs2010.x'\n", "a claim's id must start with 'grs2011.'"),
         ("not toml at all [", "cannot be read"),
         ("[other]\nx = 1\n", "only [[claim]] tables are allowed"),
-        ("[[claim]]\nid='grs2011.x'\nwhere='W'\nsummary='S'\nquote='Q'\n[claim.alpha]\nrange='[0, 2]'\n",
-         "not inside [0, 1]"),
+        (
+            "[[claim]]\nid='grs2011.x'\nwhere='W'\nsummary='S'\nquote='Q'\n[claim.alpha]\nrange='[0, 2]'\n",
+            "not inside [0, 1]",
+        ),
     ],
 )
 def test_a_malformed_statement_file_is_one_clear_error(tmp_path, text, message):

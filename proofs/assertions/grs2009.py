@@ -54,7 +54,6 @@ def witnessed(rec: Findings, premises: Sequence[z3.BoolRef], what: str, timeout_
     rec.value(**{f"premise witness: {what}": ", ".join(f"{k}={v}" for k, v in model.items())})
 
 
-
 # --- grs2009.ex2.1 -----------------------------------------------------------------------------------------
 
 
@@ -73,16 +72,18 @@ def example_2_1(
         ("sums to 1", prove_sums_to_one(pmf)),
         ("adjacent ratios in [alpha, 1/alpha]", prove_translation_invariant_dp(pmf)),
     ):
-        rec.decide(ok, msg, n=None, alpha=SYMBOLIC_ALPHA, kind=ALL_N, method="sympy identity over a case split",
-                   part=part)
+        rec.decide(
+            ok, msg, n=None, alpha=SYMBOLIC_ALPHA, kind=ALL_N, method="sympy identity over a case split", part=part
+        )
     ends = AlphaRange.parse(alpha_range).closed_ends()
     if F(0) in ends:
         point_mass_pmf_at_zero(rec)
     if F(1) in ends:
-        with rec.deciding(n=None, alpha=1, kind=ALL_N, method="the printed pmf at alpha = 1, exact",
-                          covers="every z in Z, every n") as d:
+        with rec.deciding(
+            n=None, alpha=1, kind=ALL_N, method="the printed pmf at alpha = 1, exact", covers="every z in Z, every n"
+        ) as d:
             at_one = {z: sp.simplify(pmf(sp.Integer(z)).subs(ALPHA_SYM, 1)) for z in range(-2, 3)}
-            coefficient = sp.simplify((pmf(sp.Integer(0)) / ALPHA_SYM ** 0).subs(ALPHA_SYM, 1))
+            coefficient = sp.simplify((pmf(sp.Integer(0)) / ALPHA_SYM**0).subs(ALPHA_SYM, 1))
             if coefficient == 0:  # the factor (1 - a)/(1 + a) vanishes: every Pr[Z = z] is 0
                 d.counterexample(
                     f"alpha = 1 (in the printed range [0, 1] of Section 2.1): Pr[Z = z] = (1-1)/(1+1) 1^|z| = 0 for "
@@ -140,7 +141,7 @@ def _implied(rows_of: LinearProgram, row: Constraint, ctx: Context) -> bool:
 
 
 def _matrix(values: Sequence[Fraction], n: int) -> Matrix:
-    return [list(values[i * (n + 1):(i + 1) * (n + 1)]) for i in range(n + 1)]
+    return [list(values[i * (n + 1) : (i + 1) * (n + 1)]) for i in range(n + 1)]
 
 
 @checks("grs2009.lp")
@@ -163,7 +164,10 @@ def user_specific_lp(
             right = bayesian_lp(user, a)
             for beyond in readings:
                 with rec.deciding(
-                    n=n, alpha=a, kind=BOUNDED, method="exact LP optima and row-by-row polytope comparison",
+                    n=n,
+                    alpha=a,
+                    kind=BOUNDED,
+                    method="exact LP optima and row-by-row polytope comparison",
                     covers="every user: the printed LP's polytope against the alpha-DP mechanisms with range N",
                     reading=beyond,
                 ) as d:
@@ -235,8 +239,9 @@ def lemma_5_6_proof(
     with rec.deciding(**sym, method="z3 unsat (NRA)", part="b - b' alpha >= 0 for alpha-DP b, b'") as d:
         lo = rhs(_a, _b, _bp) - (_b - _bp * _a)  # what the printed right side adds to b - b' alpha
         if sp.simplify(lo - bound(_a)) != 0:
-            d.counterexample(f"the printed right side minus (b - b' alpha) is {sp.simplify(lo)}, not the bound "
-                             f"{bound(_a)}")
+            d.counterexample(
+                f"the printed right side minus (b - b' alpha) is {sp.simplify(lo)}, not the bound {bound(_a)}"
+            )
         else:
             premises = [al > 0, al < 1, b > 0, bp >= al * b, bp * al <= b]
             witnessed(rec, premises, "alpha in (0, 1), alpha-DP b > 0, b'", ctx.solver_timeout)
@@ -247,8 +252,7 @@ def lemma_5_6_proof(
         excess = sp.factor(sp.simplify((bound(_a) - 1) * _a))
         ok = sp.simplify(excess - (1 - _a) ** 2) == 0
         if not ok:
-            pt = next((q for q in (sp.Rational(1, 2), sp.Rational(1, 10), sp.Rational(9, 10))
-                       if bound(q) <= 1), None)
+            pt = next((q for q in (sp.Rational(1, 2), sp.Rational(1, 10), sp.Rational(9, 10)) if bound(q) <= 1), None)
             if pt is not None:
                 d.counterexample(f"at alpha = {pt} the bound is {bound(pt)} <= 1")
             else:
@@ -296,8 +300,14 @@ COUNT_USER = BayesianUser.of(
 
 
 def _mismatch(sig: list[list[str]], count: Callable[[int, int], int]) -> tuple | None:
-    return next(((i, k, s_i, big, size) for i, (k, s_i, big, size) in enumerate(proof_intervals(sig))
-                 if count(s_i, big) != size), None)
+    return next(
+        (
+            (i, k, s_i, big, size)
+            for i, (k, s_i, big, size) in enumerate(proof_intervals(sig))
+            if count(s_i, big) != size
+        ),
+        None,
+    )
 
 
 def _text(sig: list[list[str]]) -> str:
@@ -331,9 +341,15 @@ def lemma_5_11_count(
             f"has C = {_text(sig)}; its non-Z column i={i} (k_i={k}) has s_i={s_i}, S_i={big}: the proof maps "
             f"{size} integer(s), i + S_(i-1) .. i + S_i, to it; the stated count is {count(s_i, big)}"
         )
-    rec.decide(False if witness else True, witness, n=user.n, alpha=a, kind=BOUNDED if witness else SAMPLED,
-               method="certified unique optimum and its constraint matrix",
-               covers="constraint matrices of optimal vertices (one refutes the count)")
+    rec.decide(
+        False if witness else True,
+        witness,
+        n=user.n,
+        alpha=a,
+        kind=BOUNDED if witness else SAMPLED,
+        method="certified unique optimum and its constraint matrix",
+        covers="constraint matrices of optimal vertices (one refutes the count)",
+    )
     fig3 = [
         ["↓", "0", "↑", "↑", "↑", "↑"],
         ["↓", "0", "S", "↑", "↑", "↑"],
@@ -345,9 +361,11 @@ def lemma_5_11_count(
         bad = _mismatch(fig3, count)
         if bad:
             i, k, s_i, big, size = bad
-            d.counterexample(f"Figure 3: non-Z column i={i} (k_i={k}) gets the {size} integer(s) "
-                             f"{i + big - s_i}..{i + big} (Example 5.2's map sends only {k} to {k}), "
-                             f"stated S_i + 1 = {count(s_i, big)}")
+            d.counterexample(
+                f"Figure 3: non-Z column i={i} (k_i={k}) gets the {size} integer(s) "
+                f"{i + big - s_i}..{i + big} (Example 5.2's map sends only {k} to {k}), "
+                f"stated S_i + 1 = {count(s_i, big)}"
+            )
     off = []
     for n in range(1, 5):
         g = truncated_geometric(n, a)
@@ -361,8 +379,14 @@ def lemma_5_11_count(
         if found:
             off.append(found)
         else:
-            rec.decide(True, n=n, alpha=a, kind=BOUNDED, method="exact enumeration of the block remaps of G",
-                       covers="every constraint matrix of Lemma 5.9's form with s = z (optimal vertices: Lemma 5.9)")
+            rec.decide(
+                True,
+                n=n,
+                alpha=a,
+                kind=BOUNDED,
+                method="exact enumeration of the block remaps of G",
+                covers="every constraint matrix of Lemma 5.9's form with s = z (optimal vertices: Lemma 5.9)",
+            )
     rec.value(lemma_5_9_forms_with_a_different_count="; ".join(off) or "none")
     rec.note("the total n + 1 - z + s and the map itself are right: the count per column is s_i + 1, not S_i + 1")
     return rec
@@ -383,8 +407,14 @@ def constraint_matrix_well_defined(ctx: Context, lower: Fraction = NIL, upper: F
         ("down and up at once", [al * x == y, x == al * y], z3.Or(x > 0, y > 0)),
         ("a zero entry forces its neighbour to 0", [al * x <= y, al * y <= x, z3.Or(x == 0, y == 0)], x + y > 0),
     ):
-        with rec.deciding(n=None, alpha=SYMBOLIC_ALPHA, kind=ALL_N, method="z3 unsat (NRA)", part=part,
-                          covers="every pair of adjacent entries of every feasible mechanism") as d:
+        with rec.deciding(
+            n=None,
+            alpha=SYMBOLIC_ALPHA,
+            kind=ALL_N,
+            method="z3 unsat (NRA)",
+            part=part,
+            covers="every pair of adjacent entries of every feasible mechanism",
+        ) as d:
             witnessed(rec, [*rng, *premises], part, ctx.solver_timeout)
             res = decide([*rng, *premises, negation], ctx.solver_timeout)
             if not res.unsat:
@@ -411,15 +441,34 @@ def footnote_4(ctx: Context, x: Matrix = FN3_X, user: BayesianUser = FN3_USER) -
     derivable = all(v >= 0 for row in y for v in row)
     opt = solve(lp, timeout_s=ctx.solver_timeout, decide_unique=False)
     optimal = user.expected_loss(x) == opt.objective
-    rec.value(**{"G^-1 X": linalg.fmt_matrix(y), "vertex": str(vertex), "optimal": str(optimal),
-                 "legal loss": str(user.loss.is_legal()), "optimum": str(opt.objective)})
+    rec.value(
+        **{
+            "G^-1 X": linalg.fmt_matrix(y),
+            "vertex": str(vertex),
+            "optimal": str(optimal),
+            "legal loss": str(user.loss.is_legal()),
+            "optimum": str(opt.objective),
+        }
+    )
     covers = "every vertex of the user-specific LP and every user with a monotone loss (one user refutes)"
-    with rec.deciding(n=n, alpha=a, kind=BOUNDED, method="exact G^-1 X, rank test, certified optimum",
-                      covers="a vertex that is not a remap of G exists", part="first sentence") as d:
+    with rec.deciding(
+        n=n,
+        alpha=a,
+        kind=BOUNDED,
+        method="exact G^-1 X, rank test, certified optimum",
+        covers="a vertex that is not a remap of G exists",
+        part="first sentence",
+    ) as d:
         if not (vertex and not derivable):
             d.inconclusive("the candidate is no witness of a non-derivable vertex")
-    with rec.deciding(n=n, alpha=a, kind=BOUNDED, method="exact G^-1 X, rank test, certified optimum",
-                      covers=covers, part="second sentence") as d:
+    with rec.deciding(
+        n=n,
+        alpha=a,
+        kind=BOUNDED,
+        method="exact G^-1 X, rank test, certified optimum",
+        covers=covers,
+        part="second sentence",
+    ) as d:
         if vertex and not derivable and optimal and user.loss.is_legal():
             d.counterexample(
                 f"n={n}, alpha={a}: X = {linalg.fmt_matrix(x)} is a vertex of the LP (exact rank test) and no remap of "
@@ -460,9 +509,14 @@ def remap_preserves_privacy(ctx: Context, factor: Fraction = ONE) -> Findings:
     for k in (2, 3):
         for a in BOUNDARY_ALPHAS:
             target = min(F(1), factor * a)
-            with rec.deciding(n=None, alpha=a, kind=BOUNDED, method="z3 unsat (linear, per deterministic remap)",
-                              range_size=k, covers=f"every alpha-DP pair of rows over a range of {k}, every remap",
-                              ) as d:
+            with rec.deciding(
+                n=None,
+                alpha=a,
+                kind=BOUNDED,
+                method="z3 unsat (linear, per deterministic remap)",
+                range_size=k,
+                covers=f"every alpha-DP pair of rows over a range of {k}, every remap",
+            ) as d:
                 x0 = z3.Reals(" ".join(f"x0_{r}" for r in range(k)))
                 x1 = z3.Reals(" ".join(f"x1_{r}" for r in range(k)))
                 prem = _simplex(x0) + _simplex(x1) + [_dp_pair(x0[r], x1[r], a) for r in range(k)]
@@ -475,8 +529,9 @@ def remap_preserves_privacy(ctx: Context, factor: Fraction = ONE) -> Findings:
                 witnessed(rec, prem, f"alpha-DP rows over a range of {k} at alpha = {a}", ctx.solver_timeout)
                 res = decide([*prem, z3.Or(broken)], ctx.solver_timeout)
                 if not res.unsat:
-                    d.counterexample(f"|R|={k}, alpha={a}: alpha-DP rows with a remap output outside the "
-                                     f"{target} band: {res.model}")
+                    d.counterexample(
+                        f"|R|={k}, alpha={a}: alpha-DP rows with a remap output outside the {target} band: {res.model}"
+                    )
     rec.note("alpha-DP read as x_ir >= alpha x_(i+1)r and x_(i+1)r >= alpha x_ir (0/0 = 1; at alpha = 0 every pair)")
     return rec
 
@@ -491,16 +546,28 @@ def larger_alpha_more_privacy(ctx: Context, pairs: Sequence[tuple[Fraction, Frac
     pairs = pairs or [(a, b) for a in BOUNDARY_ALPHAS for b in BOUNDARY_ALPHAS if b < a]
     u, v = z3.Reals("u v")
     for a, b in pairs:
-        with rec.deciding(n=None, alpha=a, kind=BOUNDED, method="z3 unsat (linear)", weaker_alpha=b,
-                          covers="every pair of neighbouring entries of every mechanism") as d:
+        with rec.deciding(
+            n=None,
+            alpha=a,
+            kind=BOUNDED,
+            method="z3 unsat (linear)",
+            weaker_alpha=b,
+            covers="every pair of neighbouring entries of every mechanism",
+        ) as d:
             premises = [u >= 0, v >= 0, u <= 1, v <= 1, _dp_pair(u, v, a)]
             witnessed(rec, premises, f"an {a}-DP pair of entries", ctx.solver_timeout)
             res = decide([*premises, z3.Not(_dp_pair(u, v, b))], ctx.solver_timeout)
             if not res.unsat:
                 d.counterexample(f"an {a}-DP pair of entries that is not {b}-DP: u={res.model[u]}, v={res.model[v]}")
     for a in BOUNDARY_ALPHAS:
-        with rec.deciding(n=None, alpha=a, kind=BOUNDED, method="z3 unsat (linear)", part="random noise",
-                          covers="every input-independent mechanism (equal entries in neighbouring rows)") as d:
+        with rec.deciding(
+            n=None,
+            alpha=a,
+            kind=BOUNDED,
+            method="z3 unsat (linear)",
+            part="random noise",
+            covers="every input-independent mechanism (equal entries in neighbouring rows)",
+        ) as d:
             witnessed(rec, [u >= 0, u <= 1], "an entry of an input-independent mechanism", ctx.solver_timeout)
             res = decide([u >= 0, u <= 1, z3.Not(_dp_pair(u, u, a))], ctx.solver_timeout)
             if not res.unsat:
@@ -519,8 +586,14 @@ def footnote_1(ctx: Context, subsets: Callable[[int], list[tuple[int, ...]]] | N
     for k in (2, 3, 4):
         sets = subsets(k) if subsets else [c for m in range(1, k + 1) for c in itertools.combinations(range(k), m)]
         for a in BOUNDARY_ALPHAS:
-            with rec.deciding(n=None, alpha=a, kind=BOUNDED, method="z3 unsat (linear)", range_size=k,
-                              covers=f"every pair of neighbouring rows over a range of {k}") as d:
+            with rec.deciding(
+                n=None,
+                alpha=a,
+                kind=BOUNDED,
+                method="z3 unsat (linear)",
+                range_size=k,
+                covers=f"every pair of neighbouring rows over a range of {k}",
+            ) as d:
                 x0, x1 = z3.Reals(" ".join(f"p{r}" for r in range(k))), z3.Reals(" ".join(f"q{r}" for r in range(k)))
                 point = z3.And([_dp_pair(x0[r], x1[r], a) for r in range(k)])
                 subset = z3.And([_dp_pair(z3.Sum([x0[r] for r in s]), z3.Sum([x1[r] for r in s]), a) for s in sets])
@@ -554,14 +627,25 @@ def oblivious_equivalence(ctx: Context, step: int = 1) -> Findings:
     enumeration of D^n for |D| <= 3, every non-trivial predicate, n <= 3; alpha-independent."""
     rec = Findings("grs2009.sec2.1")
     for n in range(1, 4):
-        with rec.deciding(n=n, alpha="symbolic alpha in [0,1]", kind=BOUNDED, method="exact enumeration of D^n",
-                          covers="|D| in {2, 3}, every non-trivial predicate") as d:
+        with rec.deciding(
+            n=n,
+            alpha="symbolic alpha in [0,1]",
+            kind=BOUNDED,
+            method="exact enumeration of D^n",
+            covers="|D| in {2, 3}, every non-trivial predicate",
+        ) as d:
             want = {(i, j) for i in range(n + 1) for j in range(n + 1) if abs(i - j) <= step}
-            spaces = [(dom, frozenset(p)) for dom in (2, 3) for m in range(1, dom)
-                      for p in itertools.combinations(range(dom), m)]
+            spaces = [
+                (dom, frozenset(p))
+                for dom in (2, 3)
+                for m in range(1, dom)
+                for p in itertools.combinations(range(dom), m)
+            ]
             bad = next(((dom, p, got) for dom, p in spaces if (got := count_pairs(dom, n, p)) != want), None)
             if bad:
                 dom, p, got = bad
-                d.counterexample(f"|D|={dom}, predicate {set(p)}, n={n}: neighbours realise the count pairs "
-                                 f"{sorted(got)}, not those with |i - j| <= {step}")
+                d.counterexample(
+                    f"|D|={dom}, predicate {set(p)}, n={n}: neighbours realise the count pairs "
+                    f"{sorted(got)}, not those with |i - j| <= {step}"
+                )
     return rec

@@ -62,8 +62,13 @@ def appendix_b_only_monotonicity_dropped(ctx: Context, loss: list[list[object]] 
     table = loss if loss is not None else _printed_matrix("fig5b")
     transpose = [list(col) for col in zip(*table, strict=True)]
     for label, mat in (("rows = true result i", table), ("columns = true result i", transpose)):
-        with rec.deciding(n=len(table) - 1, alpha=HALF, kind=TABLE, method="exact comparison of the printed table",
-                          covers=f"Figure 5(b) read with {label}: symmetric (drops monotonicity only)") as d:
+        with rec.deciding(
+            n=len(table) - 1,
+            alpha=HALF,
+            kind=TABLE,
+            method="exact comparison of the printed table",
+            covers=f"Figure 5(b) read with {label}: symmetric (drops monotonicity only)",
+        ) as d:
             bad = _asymmetry(mat)
             if bad:
                 d.counterexample(
@@ -71,8 +76,10 @@ def appendix_b_only_monotonicity_dropped(ctx: Context, loss: list[list[object]] 
                     "symmetric, so Figure 5 drops symmetry as well as monotonicity"
                 )
     rec.value(monotone=str(Loss.from_matrix(table).is_legal()))
-    rec.note("Section 7 lists 'whether or not Theorem 3.2 holds for asymmetric loss functions' as open; the "
-             "Appendix B example is itself asymmetric, so it does not isolate monotonicity")
+    rec.note(
+        "Section 7 lists 'whether or not Theorem 3.2 holds for asymmetric loss functions' as open; the "
+        "Appendix B example is itself asymmetric, so it does not isolate monotonicity"
+    )
     return rec
 
 
@@ -112,19 +119,30 @@ def geometric_outputs_wrong(
         below = sp.simplify((1 - al) / (1 + al) * tail)  # Pr[Delta < -i] = Pr[Delta > n - (n - i)]
         ok = sp.simplify(below - al ** (i + 1) / (1 + al)) == 0 and below.is_positive
         rec.decide(
-            bool(ok), f"Pr[Delta < -i] = {below} is not the positive alpha^(i+1)/(1+alpha)",
-            n=None, alpha=SYMBOLIC_ALPHA, kind=ALL_N, method="sympy series of (1) beyond 0 and n",
+            bool(ok),
+            f"Pr[Delta < -i] = {below} is not the positive alpha^(i+1)/(1+alpha)",
+            n=None,
+            alpha=SYMBOLIC_ALPHA,
+            kind=ALL_N,
+            method="sympy series of (1) beyond 0 and n",
             covers="every n, every true result i: mass alpha^(i+1)/(1+alpha) + alpha^(n-i+1)/(1+alpha) > 0",
         )
     for nn in range(1, 6):
         for a in alphas:
-            with rec.deciding(n=nn, alpha=a, kind=BOUNDED, method="exact mass outside N per true result",
-                              covers="every true result i in N") as d:
+            with rec.deciding(
+                n=nn,
+                alpha=a,
+                kind=BOUNDED,
+                method="exact mass outside N per true result",
+                covers="every true result i in N",
+            ) as d:
                 masses = [(ii, outside_mass(nn, ii, a)) for ii in range(nn + 1)]
                 bad = [(ii, m) for ii, m in masses if not m > lower(nn, ii, a)]
                 if bad:
-                    what = {F(0): "the 0-geometric mechanism always outputs f(d)",
-                            F(1): "the 1-geometric mechanism always outputs 0"}.get(F(a), "")
+                    what = {
+                        F(0): "the 0-geometric mechanism always outputs f(d)",
+                        F(1): "the 1-geometric mechanism always outputs 0",
+                    }.get(F(a), "")
                     d.counterexample(
                         f"n={nn}, alpha={a}: true result i={bad[0][0]} gives an output outside N with probability "
                         f"{bad[0][1]}, not > {lower(nn, bad[0][0], a)}"
@@ -161,10 +179,19 @@ def lemma_5_8_binding(ctx: Context, x: list[list[Fraction]] | None = None, alpha
     arrows = sum(1 for row in sig for e in row if e in ("↓", "↑"))
     binding = binding_privacy(x, alpha)
     in_zero = [b for b in binding if all(x[r][b[1]] == 0 for r in range(n + 1))]
-    rec.value(binding_privacy_constraints=len(binding), arrow_entries=arrows, binding_in_zero_columns=len(in_zero),
-              signature=render(sig).replace("\n", " / "))
-    with rec.deciding(n=n, alpha=alpha, kind=TABLE, method="exact count of binding constraints (4)-(5)",
-                      covers="the printed optimal vertex of Figure 3(a)") as d:
+    rec.value(
+        binding_privacy_constraints=len(binding),
+        arrow_entries=arrows,
+        binding_in_zero_columns=len(in_zero),
+        signature=render(sig).replace("\n", " / "),
+    )
+    with rec.deciding(
+        n=n,
+        alpha=alpha,
+        kind=TABLE,
+        method="exact count of binding constraints (4)-(5)",
+        covers="the printed optimal vertex of Figure 3(a)",
+    ) as d:
         if len(binding) != arrows:
             d.counterexample(
                 f"Figure 3(a) X = {linalg.fmt_matrix(x)} (signature {render(sig).replace(chr(10), ' / ')}): "
@@ -191,8 +218,9 @@ def _strictly_unimodal_rows(sig_text: list[str]) -> list[int]:
 
 
 @checks("grs2011.lemma5.9.first-row")
-def lemma_5_9_first_row(ctx: Context, remap: Sequence[int] = FIRST_ROW_REMAP, user: BayesianUser = FIRST_ROW_USER,
-                        alpha: Fraction = HALF) -> Findings:
+def lemma_5_9_first_row(
+    ctx: Context, remap: Sequence[int] = FIRST_ROW_REMAP, user: BayesianUser = FIRST_ROW_USER, alpha: Fraction = HALF
+) -> Findings:
     """grs2011 Lemma 5.9, proof: 'Lemma 5.6 implies that these rows r_1, ..., r_{n-zeta} appear in increasing
     order in Sigma, with r_1 as the first row', and the column sequence built on it (no S entries before r_1).
     Decided on one exactly certified optimal vertex of a full-support, strictly legal user: the candidate
@@ -213,9 +241,14 @@ def lemma_5_9_first_row(ctx: Context, remap: Sequence[int] = FIRST_ROW_REMAP, us
         "optimal": user.expected_loss(x) == opt.objective,
     }
     rec.value(**{k: str(v) for k, v in facts.items()}, signature=" / ".join(rows), optimum=str(opt.objective))
-    with rec.deciding(n=n, alpha=alpha, kind=BOUNDED, method="certified optimal vertex + its signature",
-                      covers="the proof's claim about every optimal vertex of every full-support strictly legal "
-                      "user (one instance refutes it)") as d:
+    with rec.deciding(
+        n=n,
+        alpha=alpha,
+        kind=BOUNDED,
+        method="certified optimal vertex + its signature",
+        covers="the proof's claim about every optimal vertex of every full-support strictly legal "
+        "user (one instance refutes it)",
+    ) as d:
         strict = _strictly_unimodal_rows(rows)
         if all(facts.values()) and strict and strict[0] != 0:
             d.counterexample(
@@ -238,8 +271,11 @@ def _first_link(a: Fraction, mass_before: Fraction) -> bool:
 
 
 @checks("grs2011.lemma5.6.chain")
-def lemma_5_6_chain(ctx: Context, first_link: Callable[[Fraction, Fraction], bool] = _first_link,
-                    alphas: Sequence[Fraction] = (F(1, 3), F(1, 2), F(2, 3))) -> Findings:
+def lemma_5_6_chain(
+    ctx: Context,
+    first_link: Callable[[Fraction, Fraction], bool] = _first_link,
+    alphas: Sequence[Fraction] = (F(1, 3), F(1, 2), F(2, 3)),
+) -> Findings:
     """grs2011 Lemma 5.6, proof, display: 'alpha a - alpha^2 a < a - alpha a = gamma(b+c) - (b+c) <= gamma^2(b+c)
     - gamma(b+c) <= gamma/alpha (b+c) - gamma(b+c)', from alpha < 1, alpha a + gamma(b+c) = a+b+c, gamma >= 1,
     gamma <= 1/alpha, with a = sum_{j < j*} x_ij.  The equality and the two <= links: sympy identities
@@ -251,17 +287,29 @@ def lemma_5_6_chain(ctx: Context, first_link: Callable[[Fraction, Fraction], boo
     eq = sp.simplify(((a_ - al * a_) - (g * s - s)).subs(g, (a_ + s - al * a_) / s)) == 0
     link2 = sp.expand((g**2 * s - g * s) - (g * s - s) - s * (g - 1) ** 2) == 0
     link3 = sp.simplify((g / al * s - g * s) - (g**2 * s - g * s) - g * s * (1 / al - g)) == 0
-    rec.decide(eq and link2 and link3, "one of the links 2-4 is not the stated identity", n=None,
-               alpha=SYMBOLIC_ALPHA, kind=ALL_N, method="sympy identities", covers="the equality and both <= links",
-               n_from=2)  # rows i, i+1 of the mechanism with i < n - 1
+    rec.decide(
+        eq and link2 and link3,
+        "one of the links 2-4 is not the stated identity",
+        n=None,
+        alpha=SYMBOLIC_ALPHA,
+        kind=ALL_N,
+        method="sympy identities",
+        covers="the equality and both <= links",
+        n_from=2,
+    )  # rows i, i+1 of the mechanism with i < n - 1
     for a in alphas:
         x = compose(truncated_geometric(2, a), deterministic_remap(list(FIRST_ROW_REMAP), 3))
         sig = signature(x, a)
         j_star = next(j for j, e in enumerate(sig[0]) if e in ("S", "↑"))
         mass_a = sum(x[0][:j_star], F(0))
-        b, c = x[0][j_star], sum(x[0][j_star + 1:], F(0))
-        with rec.deciding(n=2, alpha=a, kind=BOUNDED, method="exact evaluation on a realized row",
-                          covers="the first strict link, on row 0 of T·(0, 0, 2)") as d:
+        b, c = x[0][j_star], sum(x[0][j_star + 1 :], F(0))
+        with rec.deciding(
+            n=2,
+            alpha=a,
+            kind=BOUNDED,
+            method="exact evaluation on a realized row",
+            covers="the first strict link, on row 0 of T·(0, 0, 2)",
+        ) as d:
             if not first_link(a, mass_a):
                 d.counterexample(
                     f"n=2, alpha={a}: row 0 of X = T·(0, 0, 2) = {linalg.fmt_matrix(x)} has signature row "
@@ -295,8 +343,13 @@ def theorem_a2_factor(ctx: Context, shift: int = -1, alpha: Fraction = HALF, fac
     best_t = min(user.expected_loss(compose(t, y)) for y in remaps)
     best_t = sp.Rational(best_t.numerator, best_t.denominator)
     rec.value(laplace=str(sp.nsimplify(lap)), truncated=str(best_t), factor=str(sp.nsimplify(c)))
-    with rec.deciding(n=1, alpha=alpha, kind=BOUNDED, method="exact sympy comparison over every deterministic remap",
-                      covers=f"the user: uniform prior, legal loss |j - i| + ({shift})") as d:
+    with rec.deciding(
+        n=1,
+        alpha=alpha,
+        kind=BOUNDED,
+        method="exact sympy comparison over every deterministic remap",
+        covers=f"the user: uniform prior, legal loss |j - i| + ({shift})",
+    ) as d:
         if sign_of(split_coefficient(lap - c * best_t)) > 0:  # certified interval bounds, exact at 0
             d.counterexample(
                 f"n=1, alpha={alpha}, uniform prior, strictly legal loss l(i,j) = |j - i| + ({shift}): the rounded "
@@ -320,8 +373,13 @@ def appendix_a_limits(ctx: Context, factor: sp.Expr = FACTOR, at_zero: object = 
     lim1 = sp.limit(factor, al, 1, "-")
     deriv = sp.simplify(sp.diff(factor, al))
     rec.value(limit_at_0=str(lim0), limit_at_1=str(lim1), derivative=str(deriv))
-    with rec.deciding(n=None, alpha=SYMBOLIC_ALPHA, kind=ALL_N, method="sympy limits",
-                      covers="the factor at alpha -> 0+ and alpha -> 1-") as d:
+    with rec.deciding(
+        n=None,
+        alpha=SYMBOLIC_ALPHA,
+        kind=ALL_N,
+        method="sympy limits",
+        covers="the factor at alpha -> 0+ and alpha -> 1-",
+    ) as d:
         if lim0 != at_zero or lim1 != at_one:
             d.counterexample(f"limits of {factor}: {lim0} at 0+, {lim1} at 1- (printed: unbounded, 1)")
     with rec.deciding(n=None, alpha=F(1), kind=ALL_N, method="exact value", covers="the factor at alpha = 1") as d:
@@ -353,8 +411,11 @@ def _constant_noise(n: int) -> list[list[Fraction]]:
 
 
 @checks("grs2011.sec1.trivial")
-def trivial_privacy(ctx: Context, mechanism: Callable[[int], list[list[Fraction]]] = _constant_noise,
-                    alphas: Sequence[Fraction] = (F(0), F(1, 3), F(1, 2), F(1))) -> Findings:
+def trivial_privacy(
+    ctx: Context,
+    mechanism: Callable[[int], list[list[Fraction]]] = _constant_noise,
+    alphas: Sequence[Fraction] = (F(0), F(1, 3), F(1, 2), F(1)),
+) -> Findings:
     """grs2011 Section 1: 'It is trivial to achieve any level of differential privacy, for instance by always
     returning (data-independent) random noise.'  A data-independent mechanism (equal rows, here with zero
     entries) is checked alpha-DP exactly at every alpha of the printed [0, 1] (0/0 = 1).  Every data-independent
@@ -363,8 +424,13 @@ def trivial_privacy(ctx: Context, mechanism: Callable[[int], list[list[Fraction]
     for n in range(1, 5):
         x = mechanism(n)
         for a in alphas:
-            with rec.deciding(n=n, alpha=a, kind=BOUNDED, method="exact ratio check (0/0 = 1)",
-                              covers="every data-independent mechanism (equal rows: every ratio is 1 or 0/0)") as d:
+            with rec.deciding(
+                n=n,
+                alpha=a,
+                kind=BOUNDED,
+                method="exact ratio check (0/0 = 1)",
+                covers="every data-independent mechanism (equal rows: every ratio is 1 or 0/0)",
+            ) as d:
                 if any(row != x[0] for row in x):
                     d.counterexample(f"n={n}: the mechanism {linalg.fmt_matrix(x)} is not data-independent")
                 elif not _private(x, a):
@@ -398,8 +464,13 @@ def oblivious_adjacent(ctx: Context, step: int = 1) -> Findings:
     oblivious mechanism are exactly the adjacent-row constraints, for every alpha."""
     rec = Findings("grs2011.sec2.1.oblivious")
     for n, a in itertools.product(range(1, 4), ENDS_AND_MIDDLE):
-        with rec.deciding(n=n, alpha=a, kind=BOUNDED, method="exhaustive enumeration of D^n",
-                          covers="|D| = 2, 3, 4, every non-trivial predicate (the pairs do not depend on alpha)") as d:
+        with rec.deciding(
+            n=n,
+            alpha=a,
+            kind=BOUNDED,
+            method="exhaustive enumeration of D^n",
+            covers="|D| = 2, 3, 4, every non-trivial predicate (the pairs do not depend on alpha)",
+        ) as d:
             for size in (2, 3, 4):
                 for t in range(1, size):
                     got = {(p, q) for p, q in _neighbour_result_pairs(size, t, n) if p != q}
@@ -437,12 +508,23 @@ def example_losses_legal(
     d = sp.Symbol("d", nonnegative=True, integer=True)
     mono = all(sp.simplify(f.subs(d, d + 1) - f) >= 0 for f in (d, d**2)) and losses is _example_losses
     for a in (SYMBOLIC_ALPHA, F(0), F(1)):  # legality does not involve alpha
-        rec.decide(mono, "a printed example is not nondecreasing in |j - i|", n=None, alpha=a,
-                   kind=ALL_N, method="sympy: f(d+1) - f(d) >= 0 for f = d, d^2; l_bin = [d > 0]",
-                   covers="the three printed losses, every n")
+        rec.decide(
+            mono,
+            "a printed example is not nondecreasing in |j - i|",
+            n=None,
+            alpha=a,
+            kind=ALL_N,
+            method="sympy: f(d+1) - f(d) >= 0 for f = d, d^2; l_bin = [d > 0]",
+            covers="the three printed losses, every n",
+        )
     for n, a in itertools.product(range(1, 7), ENDS_AND_MIDDLE):
-        with rec.deciding(n=n, alpha=a, kind=BOUNDED, method="exact legality test",
-                          covers="the three printed losses (legality does not involve alpha)") as dd:
+        with rec.deciding(
+            n=n,
+            alpha=a,
+            kind=BOUNDED,
+            method="exact legality test",
+            covers="the three printed losses (legality does not involve alpha)",
+        ) as dd:
             bad = [name for name, mat in losses(n).items() if not Loss.from_matrix(mat).is_legal()]
             if bad:
                 dd.counterexample(f"n={n}: {', '.join(bad)} is not legal: {losses(n)[bad[0]]}")
@@ -477,11 +559,21 @@ def composition_level(ctx: Context, level: Callable[[Fraction, int], Fraction] =
         for a in (F(0), F(1, 3), F(1, 2), F(1)):
             t = definition4(n + 1, a)  # T at every alpha in [0, 1] (0^0 = 1): the identity at 0, (1/2, .., 1/2) at 1
             for k in (1, 2, 3):
-                with rec.deciding(n=n, alpha=a, kind=SAMPLED, method="exact ratios of the product mechanism",
-                                  covers=f"{k} independent answers from T", answers=k) as d:
+                with rec.deciding(
+                    n=n,
+                    alpha=a,
+                    kind=SAMPLED,
+                    method="exact ratios of the product mechanism",
+                    covers=f"{k} independent answers from T",
+                    answers=k,
+                ) as d:
                     x = _product([t] * k)
-                    ratios = [max(x[i][r] / x[i + 1][r], x[i + 1][r] / x[i][r]) for i in range(n)
-                              for r in range(len(x[0])) if x[i][r] and x[i + 1][r]]
+                    ratios = [
+                        max(x[i][r] / x[i + 1][r], x[i + 1][r] / x[i][r])
+                        for i in range(n)
+                        for r in range(len(x[0]))
+                        if x[i][r] and x[i + 1][r]
+                    ]
                     worst = max(ratios, default=F(1))
                     exact = _private(x, level(a, k)) and (a in (0, 1) or worst == 1 / level(a, k))
                     if not exact:

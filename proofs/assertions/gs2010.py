@@ -76,27 +76,43 @@ def variable_counts(ctx: Context, count: Callable[[object], object] = lambda n: 
     rec = Findings("gs2010.sec2.variables")
     n = sp.Symbol("n", integer=True, nonnegative=True)
     gap = sp.expand((n + 1) ** 2 - sp.sympify(count(n)))
-    with rec.deciding(n=None, alpha="symbolic alpha in [0,1]", kind=ALL_N, method="sympy identity in n (alpha-free)",
-                      covers="every n >= 1: |N x N| for N = {0..n}") as d:
+    with rec.deciding(
+        n=None,
+        alpha="symbolic alpha in [0,1]",
+        kind=ALL_N,
+        method="sympy identity in n (alpha-free)",
+        covers="every n >= 1: |N x N| for N = {0..n}",
+    ) as d:
         if gap != 0:
             first = next(k for k in range(1, 10) if gap.subs(n, k) != 0)
-            d.counterexample(f"n = {first}: N = {{0..{first}}} has {first + 1} elements, so T (and x) has "
-                             f"{(first + 1) ** 2} entries, not the printed {count(first)}; in general (n+1)^2 - "
-                             f"printed = {gap}")
+            d.counterexample(
+                f"n = {first}: N = {{0..{first}}} has {first + 1} elements, so T (and x) has "
+                f"{(first + 1) ** 2} entries, not the printed {count(first)}; in general (n+1)^2 - "
+                f"printed = {gap}"
+            )
     for k in range(1, 5):
         user = MinimaxUser.of(range(k + 1), absolute_error(k))
         g = definition4(k + 1, F(1, 2))
         interaction = len(optimal_interaction_lp(user, g).names) - 1  # every T[r, r'] and the bound d
         mechanism = len(optimal_mechanism_lp(user, F(1, 2)).names) - 1
-        with rec.deciding(n=k, alpha=F(1, 2), kind=BOUNDED, method="count the programs' variables",
-                          covers="the programs of Sections 2.4.3 and 2.5 at this n (the count is alpha-free)") as d:
+        with rec.deciding(
+            n=k,
+            alpha=F(1, 2),
+            kind=BOUNDED,
+            method="count the programs' variables",
+            covers="the programs of Sections 2.4.3 and 2.5 at this n (the count is alpha-free)",
+        ) as d:
             if interaction != count(k) or mechanism != count(k):
-                d.counterexample(f"n = {k}: the Section 2.4.3 program has {interaction} variables T[r, r'] and the "
-                                 f"Section 2.5 program {mechanism} variables x[i, r] (besides the bound d), not the "
-                                 f"printed {count(k)}")
+                d.counterexample(
+                    f"n = {k}: the Section 2.4.3 program has {interaction} variables T[r, r'] and the "
+                    f"Section 2.5 program {mechanism} variables x[i, r] (besides the bound d), not the "
+                    f"printed {count(k)}"
+                )
     rec.value(entries="(n+1)^2 for N = {0..n}")
-    rec.note("N = {0 .. n} (Section 2.1) has n + 1 elements; the n x n matrices of Section 3's Lemmas 1-2 index "
-             "results 0..n-1, a different convention (gs2010.lemma1's erratum)")
+    rec.note(
+        "N = {0 .. n} (Section 2.1) has n + 1 elements; the n x n matrices of Section 3's Lemmas 1-2 index "
+        "results 0..n-1, a different convention (gs2010.lemma1's erratum)"
+    )
     return rec
 
 
@@ -125,13 +141,16 @@ def postprocessing_preserves_privacy(
     def slack(p: sp.Expr, q: sp.Expr) -> sp.Expr:
         return sp.Sum(ts[r_, c_] * (ys[p, r_] - ALPHA * ys[q, r_]), (r_, 0, n_))
 
-    generic = all(
-        sp.simplify(induced(p) - b * induced(q) - slack(p, q)) == 0 for p, q in ((i_ + 1, i_), (i_, i_ + 1))
-    )
+    generic = all(sp.simplify(induced(p) - b * induced(q) - slack(p, q)) == 0 for p, q in ((i_ + 1, i_), (i_, i_ + 1)))
     if generic:
-        rec.decide(True, n=None, alpha="symbolic alpha in [0,1]", kind=ALL_N,
-                   method="identity of sums over r = 0..n (sympy, symbolic n, y, T, alpha)",
-                   covers="every n, every alpha-DP y and every stochastic T on N")
+        rec.decide(
+            True,
+            n=None,
+            alpha="symbolic alpha in [0,1]",
+            kind=ALL_N,
+            method="identity of sums over r = 0..n (sympy, symbolic n, y, T, alpha)",
+            covers="every n, every alpha-DP y and every stochastic T on N",
+        )
     for n in sizes:
         k = n + 1
         y = sp.Matrix(k, k, lambda i, j: sp.Symbol(f"y{i}_{j}"))
@@ -139,11 +158,17 @@ def postprocessing_preserves_privacy(
         x = y * t
         identity = all(
             sp.expand(x[p, c] - b * x[q, c] - sum(t[r, c] * (y[p, r] - ALPHA * y[q, r]) for r in range(k))) == 0
-            for i in range(n) for c in range(k) for p, q in ((i + 1, i), (i, i + 1))
+            for i in range(n)
+            for c in range(k)
+            for p, q in ((i + 1, i), (i, i + 1))
         )
-        with rec.deciding(n=n, alpha="symbolic alpha in [0,1]", kind=BOUNDED,
-                          method="polynomial identity in symbolic y, T, alpha (sympy)",
-                          covers="every alpha-DP y and every stochastic T on N") as d:
+        with rec.deciding(
+            n=n,
+            alpha="symbolic alpha in [0,1]",
+            kind=BOUNDED,
+            method="polynomial identity in symbolic y, T, alpha (sympy)",
+            covers="every alpha-DP y and every stochastic T on N",
+        ) as d:
             if identity:
                 continue
             for al in (F(1, 4), F(1, 2), F(3, 4)):
@@ -152,9 +177,11 @@ def postprocessing_preserves_privacy(
                     tm = [[F(int(image[r] == c)) for c in range(k)] for r in range(k)]
                     bad = _private(compose(g, tm), F(level(al)))
                     if bad is not None:
-                        d.counterexample(f"n = {n}, alpha = {al}: y = G_{{n,alpha}} is alpha-DP, T re-reads output r "
-                                         f"as {list(image)}[r]; x = y T breaks {level(al)}-DP at rows {bad[0]}, "
-                                         f"{bad[0] + 1}, column {bad[1]}")
+                        d.counterexample(
+                            f"n = {n}, alpha = {al}: y = G_{{n,alpha}} is alpha-DP, T re-reads output r "
+                            f"as {list(image)}[r]; x = y T breaks {level(al)}-DP at rows {bad[0]}, "
+                            f"{bad[0] + 1}, column {bad[1]}"
+                        )
                         break
                 if d.witness:
                     break
@@ -179,6 +206,7 @@ def _dp_forms(x1: object, x2: object, x3: object, a: object) -> list:
 
 def _lp_minimum(objective: sp.Expr, constraints: list[sp.Expr], xs: tuple, timeout: float) -> tuple[Fraction, list]:
     """The exact minimum of a linear form over x >= 0, x1 + x2 + x3 = 1 and each constraint >= 0."""
+
     def coeffs(e: sp.Expr) -> tuple[tuple[int, Fraction], ...]:
         e = sp.expand(e)
         if e.subs({v: 0 for v in xs}) != 0:
@@ -213,32 +241,51 @@ def neither_implies_the_other(
             dp_not_cond = tr
         if cond_not_dp is None and cond in ("0", "+") and "-" in dp:
             cond_not_dp = tr
-    with rec.deciding(n=None, alpha=INTERIOR, kind=ALL_N, method="witness triples, exact real-root isolation",
-                      covers="every alpha in (0,1), every n >= 2", n_from=2) as d:  # three consecutive results
+    with rec.deciding(
+        n=None,
+        alpha=INTERIOR,
+        kind=ALL_N,
+        method="witness triples, exact real-root isolation",
+        covers="every alpha in (0,1), every n >= 2",
+        n_from=2,
+    ) as d:  # three consecutive results
         if dp_not_cond is None or cond_not_dp is None:
             d.inconclusive("no witness triple with entries in {0, 1, a, a^2} for one of the two directions")
     if dp_not_cond and cond_not_dp:
-        rec.value(**{"alpha-DP but not the condition": str(dp_not_cond),
-                     "the condition but not alpha-DP": str(cond_not_dp)})
+        rec.value(
+            **{"alpha-DP but not the condition": str(dp_not_cond), "the condition but not alpha-DP": str(cond_not_dp)}
+        )
     timeout = ctx.solver_timeout
     for al in alphas:
         dp_at = _dp_forms(*xs, al)
         cond_at = sp.expand(condition(*xs, al))
-        with rec.deciding(n=None, alpha=al, kind=ALL_N, method="exactly certified LPs over x1 + x2 + x3 = 1",
-                          covers="every non-negative triple (x1, x2, x3), every n >= 2", n_from=2) as d:
+        with rec.deciding(
+            n=None,
+            alpha=al,
+            kind=ALL_N,
+            method="exactly certified LPs over x1 + x2 + x3 = 1",
+            covers="every non-negative triple (x1, x2, x3), every n >= 2",
+            n_from=2,
+        ) as d:
             low, _ = _lp_minimum(cond_at, dp_at, xs, timeout)
             if low >= 0:
-                d.counterexample(f"alpha = {al}: alpha-DP implies the condition: over every non-negative triple with "
-                                 f"x1 + x2 + x3 = 1 that is alpha-DP, the least value of the condition is {low} >= 0 "
-                                 f"(certified LP; both conditions are homogeneous)")
+                d.counterexample(
+                    f"alpha = {al}: alpha-DP implies the condition: over every non-negative triple with "
+                    f"x1 + x2 + x3 = 1 that is alpha-DP, the least value of the condition is {low} >= 0 "
+                    f"(certified LP; both conditions are homogeneous)"
+                )
                 continue
             lows = [_lp_minimum(f, [cond_at], xs, timeout)[0] for f in dp_at]
             if min(lows) >= 0:
-                d.counterexample(f"alpha = {al}: the condition implies alpha-DP: over every non-negative triple with "
-                                 f"x1 + x2 + x3 = 1 that meets the condition, the least value of each alpha-DP form is "
-                                 f"{', '.join(map(str, lows))} >= 0 (certified LPs)")
-    rec.note("gs2010 fixes alpha in [0, 1] (Section 2.1); at alpha = 0 every non-negative triple is 0-DP, so the "
-             "condition implies privacy; at alpha = 1 privacy forces x1 = x2 = x3, where the condition holds")
+                d.counterexample(
+                    f"alpha = {al}: the condition implies alpha-DP: over every non-negative triple with "
+                    f"x1 + x2 + x3 = 1 that meets the condition, the least value of each alpha-DP form is "
+                    f"{', '.join(map(str, lows))} >= 0 (certified LPs)"
+                )
+    rec.note(
+        "gs2010 fixes alpha in [0, 1] (Section 2.1); at alpha = 0 every non-negative triple is 0-DP, so the "
+        "condition implies privacy; at alpha = 1 privacy forces x1 = x2 = x3, where the condition holds"
+    )
     return rec
 
 
@@ -246,8 +293,12 @@ def neither_implies_the_other(
 
 
 @checks("gs2010.sec3.convex-hull")
-def convex_hull(ctx: Context, hull: str = "convex", sizes: Sequence[int] = (1, 2, 3, 4),
-                alphas: Sequence[Fraction] = (F(0), F(1, 4), F(1, 2), F(1))) -> Findings:
+def convex_hull(
+    ctx: Context,
+    hull: str = "convex",
+    sizes: Sequence[int] = (1, 2, 3, 4),
+    alphas: Sequence[Fraction] = (F(0), F(1, 4), F(1, 2), F(1)),
+) -> Findings:
     """gs2010 Section 3: "deriving M from G_{n,alpha} amounts to proving that each column of M lies in the convex
     hull of the columns of G_{n,alpha}" (and, in Theorem 2's proof, "each column of M is actually a convex
     combination of columns of G").  M = G T with T stochastic puts column j of M at G t_j with t_j >= 0, a point
@@ -260,8 +311,13 @@ def convex_hull(ctx: Context, hull: str = "convex", sizes: Sequence[int] = (1, 2
             g = definition4(n + 1, al)
             t = [[F(int(c == 0)) for c in range(n + 1)] for _ in range(n + 1)]
             m = compose(g, t)
-            with rec.deciding(n=n, alpha=al, kind=BOUNDED, method="exact column sums (Farkas: the sum of the rows)",
-                              covers="the derivable mechanism that always answers 0") as d:
+            with rec.deciding(
+                n=n,
+                alpha=al,
+                kind=BOUNDED,
+                method="exact column sums (Farkas: the sum of the rows)",
+                covers="the derivable mechanism that always answers 0",
+            ) as d:
                 column = [row[0] for row in m]
                 if hull == "cone":
                     if linalg.matmul(g, [[r[0]] for r in t]) != [[v] for v in column]:
@@ -305,8 +361,14 @@ def lemma3_case2(
     to_z3 = {a: za, b: zb}
     negation = sp.Or(sp.Le(lhs, mid), sp.Le(mid, rhs)) if strict else sp.Or(sp.Lt(lhs, mid), sp.Lt(mid, rhs))
     z3_negation = _to_z3(negation, to_z3)
-    with rec.deciding(n=None, alpha="symbolic 0 < alpha <= beta < 1", kind=ALL_N, method="z3: the negation is unsat",
-                      covers="every 0 < alpha <= beta < 1", n_from=2) as d:  # an interior row: n >= 2
+    with rec.deciding(
+        n=None,
+        alpha="symbolic 0 < alpha <= beta < 1",
+        kind=ALL_N,
+        method="z3: the negation is unsat",
+        covers="every 0 < alpha <= beta < 1",
+        n_from=2,
+    ) as d:  # an interior row: n >= 2
         premises = [0 < za, za <= zb, zb < 1]
         model = smt.premise_witness(premises, ctx.solver_timeout, "gs2010.lemma3.case2: 0 < a <= b < 1")
         rec.value(**{"premise witness: 0 < a <= b < 1": ", ".join(f"{k}={v}" for k, v in model.items())})
@@ -320,15 +382,22 @@ def lemma3_case2(
             else:
                 d.inconclusive("z3's model does not re-check")
     for wa, wb in ((F(0), F(0)), (F(0), F(1, 2)), (F(1, 2), F(1)), (F(1), F(1)), (F(1, 2), F(1, 2))):
-        vals = [sp.Rational(e.subs({a: sp.Rational(wa.numerator, wa.denominator),
-                                    b: sp.Rational(wb.numerator, wb.denominator)})) for e in (lhs, mid, rhs)]
+        vals = [
+            sp.Rational(
+                e.subs({a: sp.Rational(wa.numerator, wa.denominator), b: sp.Rational(wb.numerator, wb.denominator)})
+            )
+            for e in (lhs, mid, rhs)
+        ]
         label = f"chain {wa}<{wb}" if wa < wb else wa  # the pair (alpha, beta), in the harness's label grammar
-        with rec.deciding(n=None, alpha=label, kind=BOUNDED, method="exact evaluation",
-                          covers="this (alpha, beta)") as d:
+        with rec.deciding(
+            n=None, alpha=label, kind=BOUNDED, method="exact evaluation", covers="this (alpha, beta)"
+        ) as d:
             if not (holds(vals[0], vals[1]) and holds(vals[1], vals[2])):
                 op = ">" if strict else ">="
-                d.counterexample(f"alpha = {wa}, beta = {wb} (alpha <= beta in [0, 1]): 1 + a^2 - 2ab = {vals[0]}, "
-                                 f"(1 - a)^2 = {vals[1]}: the chain {vals[0]} {op} {vals[1]} {op} {vals[2]} fails")
+                d.counterexample(
+                    f"alpha = {wa}, beta = {wb} (alpha <= beta in [0, 1]): 1 + a^2 - 2ab = {vals[0]}, "
+                    f"(1 - a)^2 = {vals[1]}: the chain {vals[0]} {op} {vals[1]} {op} {vals[2]} fails"
+                )
     rec.value(**{"1 + a^2 - 2ab - (1 - a)^2": sp.factor(1 + a * a - 2 * a * b - (1 - a) ** 2)})
     rec.note("the step Lemma 3 needs is (1 + a^2) - 2ab >= 0, true on the whole range: 1 + a^2 - 2ab >= (1 - a)^2 >= 0")
     return rec
@@ -366,8 +435,12 @@ def _to_z3(e: sp.Basic, names: dict) -> object:
 #: An optimal mechanism for the consumer with loss |i - r| and S = {0, 1} at n = 3, alpha = 1/2 (found by an exact
 #: LP minimising the three-term value at rows 0-2, column 0 over that consumer's optimal mechanisms).
 OPT_N, OPT_ALPHA, OPT_S = 3, F(1, 2), (0, 1)
-OPT_M = [[F(2, 3), F(1, 3), F(0), F(0)], [F(1, 3), F(2, 3), F(0), F(0)],
-         [F(2, 3), F(1, 3), F(0), F(0)], [F(1, 3), F(2, 3), F(0), F(0)]]
+OPT_M = [
+    [F(2, 3), F(1, 3), F(0), F(0)],
+    [F(1, 3), F(2, 3), F(0), F(0)],
+    [F(2, 3), F(1, 3), F(0), F(0)],
+    [F(1, 3), F(2, 3), F(0), F(0)],
+]
 
 
 def lemma5_pattern(x: Sequence[Sequence[Fraction]], a: Fraction, i: int) -> bool:
@@ -385,8 +458,11 @@ def lemma5_pattern(x: Sequence[Sequence[Fraction]], a: Fraction, i: int) -> bool
 
 @checks("gs2010.sec4.2.optimal-derivable")
 def optimal_not_derivable(
-    ctx: Context, m: Matrix = OPT_M, side_information: Sequence[int] = OPT_S,
-    loss: Callable = absolute_error, alpha: Fraction = OPT_ALPHA,
+    ctx: Context,
+    m: Matrix = OPT_M,
+    side_information: Sequence[int] = OPT_S,
+    loss: Callable = absolute_error,
+    alpha: Fraction = OPT_ALPHA,
 ) -> Findings:
     """gs2010 Section 4.2: "Our result proves that all optimal mechanisms can be derived from the geometric
     mechanism"; the non-derivable DP mechanisms are "not optimal for any information consumer"; and "every two
@@ -404,13 +480,26 @@ def optimal_not_derivable(
     y = derive(m, g)
     value = user.worst_case_loss(m)
     broken = [i for i in range(n) if not lemma5_pattern(m, alpha, i)]
-    facts = {"alpha-DP": _private(m, alpha) is None, "rows sum to 1": all(sum(r) == 1 for r in m),
-             "non-negative": all(v >= 0 for r in m for v in r), "optimal": value == opt.objective,
-             "derivable from G": y.stochastic}
-    rec.value(optimum=opt.objective, loss_of_M=value, **{k: str(v) for k, v in facts.items()},
-              **{"G^-1 M": linalg.fmt_matrix(y.remap), "rows breaking Lemma 5's pattern": str(broken)})
-    with rec.deciding(n=n, alpha=alpha, kind=BOUNDED, method="exactly certified LP optimum, exact solve G Y = M",
-                      covers="every consumer and every optimal mechanism at this (n, alpha)") as d:
+    facts = {
+        "alpha-DP": _private(m, alpha) is None,
+        "rows sum to 1": all(sum(r) == 1 for r in m),
+        "non-negative": all(v >= 0 for r in m for v in r),
+        "optimal": value == opt.objective,
+        "derivable from G": y.stochastic,
+    }
+    rec.value(
+        optimum=opt.objective,
+        loss_of_M=value,
+        **{k: str(v) for k, v in facts.items()},
+        **{"G^-1 M": linalg.fmt_matrix(y.remap), "rows breaking Lemma 5's pattern": str(broken)},
+    )
+    with rec.deciding(
+        n=n,
+        alpha=alpha,
+        kind=BOUNDED,
+        method="exactly certified LP optimum, exact solve G Y = M",
+        covers="every consumer and every optimal mechanism at this (n, alpha)",
+    ) as d:
         if all(facts[k] for k in ("alpha-DP", "rows sum to 1", "non-negative", "optimal")) and not y.stochastic:
             d.counterexample(
                 f"n = {n}, alpha = {alpha}, loss |i - r|, S = {set(side_information)}: M = {linalg.fmt_matrix(m)} is "
@@ -420,9 +509,11 @@ def optimal_not_derivable(
             )
         else:
             d.inconclusive("this mechanism is not an optimal, non-derivable one for this consumer")
-    rec.note("Lemma 5 asserts that SOME optimal mechanism has the pattern (gs2010.lemma5), and Theorem 1 that the "
-             "optimal loss is reached through G (gs2010.thm1); both stand.  With S a proper subset, rows outside S "
-             "are free within alpha-DP, so optimal mechanisms need not derive from G")
+    rec.note(
+        "Lemma 5 asserts that SOME optimal mechanism has the pattern (gs2010.lemma5), and Theorem 1 that the "
+        "optimal loss is reached through G (gs2010.thm1); both stand.  With S a proper subset, rows outside S "
+        "are free within alpha-DP, so optimal mechanisms need not derive from G"
+    )
     return rec
 
 
@@ -470,35 +561,67 @@ def theorem1_algebra(ctx: Context, printed: Callable[[sp.Expr], dict] = printed_
         "alpha^2 a + b'' + c/alpha^2 = the printed fraction": sp.simplify(chain - p["second"]),
         "= first summand + second summand": sp.simplify(chain - p["first summand"] - p["second summand"]),
         "second summand = -((1+a^2) b' - a (b + b'')) / alpha": sp.simplify(
-            p["second summand"] + ((1 + ALPHA**2) * B1 - ALPHA * (B + B2)) / ALPHA),
+            p["second summand"] + ((1 + ALPHA**2) * B1 - ALPHA * (B + B2)) / ALPHA
+        ),
     }
     first_minus_one = sp.factor(sp.simplify(p["first summand"] - 1) * ALPHA)
-    with rec.deciding(n=None, alpha=INTERIOR, kind=ALL_N, method="sympy identities, exact real-root isolation",
-                      covers="every alpha in (0,1) and every b, b', b''", n_from=2) as d:  # rows i, i+1, i+2
+    with rec.deciding(
+        n=None,
+        alpha=INTERIOR,
+        kind=ALL_N,
+        method="sympy identities, exact real-root isolation",
+        covers="every alpha in (0,1) and every b, b', b''",
+        n_from=2,
+    ) as d:  # rows i, i+1, i+2
         wrong = [k for k, v in checks_.items() if v != 0]
         if wrong:
-            point = {ALPHA: sp.Rational(1, 2), B: sp.Rational(1, 3), B1: sp.Rational(1, 5), B2: sp.Rational(1, 7),
-                     X[0]: sp.Rational(1, 2), X[1]: sp.Rational(1, 3), X[2]: sp.Rational(1, 4)}
+            point = {
+                ALPHA: sp.Rational(1, 2),
+                B: sp.Rational(1, 3),
+                B1: sp.Rational(1, 5),
+                B2: sp.Rational(1, 7),
+                X[0]: sp.Rational(1, 2),
+                X[1]: sp.Rational(1, 3),
+                X[2]: sp.Rational(1, 4),
+            }
             first = wrong[0]
-            d.counterexample(f"{first} fails: at alpha = 1/2, b = 1/3, b' = 1/5, b'' = 1/7, x = (1/2, 1/3, 1/4) the "
-                             f"difference is "
-                             f"{checks_[first].subs(point)}")
+            d.counterexample(
+                f"{first} fails: at alpha = 1/2, b = 1/3, b' = 1/5, b'' = 1/7, x = (1/2, 1/3, 1/4) the "
+                f"difference is "
+                f"{checks_[first].subs(point)}"
+            )
         elif _sign_inside(first_minus_one) not in ("0", "+"):
             d.counterexample(f"the first summand minus 1 is {first_minus_one}/alpha, negative somewhere in (0, 1)")
     rec.value(**{"first summand - 1": f"{first_minus_one}/alpha"})
-    with rec.deciding(n=None, alpha=1, kind=ALL_N, method="exact solutions of the two row equations",
-                      covers="every b, b' at alpha = 1", n_from=2) as d:
+    with rec.deciding(
+        n=None,
+        alpha=1,
+        kind=ALL_N,
+        method="exact solutions of the two row equations",
+        covers="every b, b' at alpha = 1",
+        n_from=2,
+    ) as d:
         # alpha = 1: a + b + c = 1 and a + b' + c = 1; with b = b' = 0 both (a, c) = (1, 0) and (0, 1) solve them
         sols = [(F(1), F(0)), (F(0), F(1))]
         if all(av + cv == 1 for av, cv in sols) and sp.denom(sp.together(p["a"])).subs(ALPHA, 1) == 0:
-            d.counterexample("alpha = 1, b = b' = 0: the row equations a + b + c = 1 and 1 a + b' + c/1 = 1 are "
-                             "solved by (a, c) = (1, 0) and by (0, 1), so (4) does not follow; its denominator "
-                             "1 - alpha^2 is 0")
-    with rec.deciding(n=None, alpha=0, kind=ALL_N, method="the printed expressions at alpha = 0",
-                      covers="every b, b', b'' at alpha = 0", n_from=2) as d:
+            d.counterexample(
+                "alpha = 1, b = b' = 0: the row equations a + b + c = 1 and 1 a + b' + c/1 = 1 are "
+                "solved by (a, c) = (1, 0) and by (0, 1), so (4) does not follow; its denominator "
+                "1 - alpha^2 is 0"
+            )
+    with rec.deciding(
+        n=None,
+        alpha=0,
+        kind=ALL_N,
+        method="the printed expressions at alpha = 0",
+        covers="every b, b', b'' at alpha = 0",
+        n_from=2,
+    ) as d:
         if sp.denom(sp.together(p["first summand"])).subs(ALPHA, 0) == 0:
-            d.counterexample("alpha = 0: the row equation alpha a + b' + c/alpha = 1 and the first summand "
-                             "(1 - alpha + alpha^2)/alpha divide by alpha = 0; the printed chain has no value")
+            d.counterexample(
+                "alpha = 0: the row equation alpha a + b' + c/alpha = 1 and the first summand "
+                "(1 - alpha + alpha^2)/alpha divide by alpha = 0; the printed chain has no value"
+            )
     rec.note("Theorem 1(2) itself is checked at alpha in {0, 1} by gs2010.thm1; this claim is the printed algebra")
     return rec
 
@@ -507,8 +630,10 @@ def theorem1_algebra(ctx: Context, printed: Callable[[sp.Expr], dict] = printed_
 
 #: (where, n, alpha, side information) of a consumer whose unique optimum has zero entries: Table 1's consumer for the
 #: interaction with G (Section 2.4.3); S = {0} with loss |i - r| for the mechanism (Section 2.5).
-POSITIVE_CASES = (("Section 2.4.3, interaction with G", 3, F(1, 4), (0, 1, 2, 3)),
-                  ("Section 2.5, mechanism", 2, F(1, 2), (0,)))
+POSITIVE_CASES = (
+    ("Section 2.4.3, interaction with G", 3, F(1, 4), (0, 1, 2, 3)),
+    ("Section 2.5, mechanism", 2, F(1, 2), (0,)),
+)
 
 
 @checks("gs2010.sec2.positive")
@@ -529,16 +654,28 @@ def positive_entries(ctx: Context, strict: bool = True, cases: Sequence[tuple] =
         certs.append((where, got))
         names = [nm for nm in lp.names if nm.startswith(prefix)]
         zeros = [nm for nm in names if got.value(nm) == 0]
-        rec.value(**{f"{where}: optimum": got.objective, f"{where}: unique": str(got.unique),
-                     f"{where}: zero entries": ", ".join(zeros)})
-        with rec.deciding(n=n, alpha=al, kind=BOUNDED, method="exactly certified LP, uniqueness decided",
-                          covers=f"{where}: the program for loss |i - r|, S = {set(side)}") as d:
+        rec.value(
+            **{
+                f"{where}: optimum": got.objective,
+                f"{where}: unique": str(got.unique),
+                f"{where}: zero entries": ", ".join(zeros),
+            }
+        )
+        with rec.deciding(
+            n=n,
+            alpha=al,
+            kind=BOUNDED,
+            method="exactly certified LP, uniqueness decided",
+            covers=f"{where}: the program for loss |i - r|, S = {set(side)}",
+        ) as d:
             if got.unique is None:
                 d.inconclusive("uniqueness of the optimum undecided")
             elif strict and got.unique and zeros:
-                d.counterexample(f"{where}, n = {n}, alpha = {al}, loss |i - r|, S = {set(side)}: the unique optimum "
-                                 f"(value {got.objective}) over non-negative entries has zero entries "
-                                 f"{', '.join(zeros)}; with every entry required positive the minimum is not attained")
+                d.counterexample(
+                    f"{where}, n = {n}, alpha = {al}, loss |i - r|, S = {set(side)}: the unique optimum "
+                    f"(value {got.objective}) over non-negative entries has zero entries "
+                    f"{', '.join(zeros)}; with every entry required positive the minimum is not attained"
+                )
     rec.certificate = certificate_of({"claim": "positive_entries"}, certs)
     return rec
 
@@ -564,15 +701,21 @@ def inverse_of_g(
     for n in sizes:
         for al in alphas:
             g = definition4(n + 1, al)
-            with rec.deciding(n=n, alpha=al, kind=BOUNDED, method="exact determinant and inverse",
-                              covers="G_{n,alpha}^-1 and G^-1 G_{n,beta} for every beta >= alpha in the grid") as d:
+            with rec.deciding(
+                n=n,
+                alpha=al,
+                kind=BOUNDED,
+                method="exact determinant and inverse",
+                covers="G_{n,alpha}^-1 and G^-1 G_{n,beta} for every beta >= alpha in the grid",
+            ) as d:
                 if linalg.det(g) == 0:
                     other = _equal_rows_remap(g)
                     if all(r == g[0] for r in g) and compose(g, other) == g:
                         d.counterexample(
                             f"n = {n}, alpha = {al}: det G_{{n,alpha}} = 0 (every row {linalg.fmt_vector(g[0])}), so "
                             f"G^-1 and Cramer's rule do not exist and T with G T = M is not unique: for M = G_{{n,1}} "
-                            f"both T = I and T = {linalg.fmt_matrix(other)} (stochastic) solve it")
+                            f"both T = I and T = {linalg.fmt_matrix(other)} (stochastic) solve it"
+                        )
                     else:
                         d.counterexample(f"n = {n}, alpha = {al}: det G_{{n,alpha}} = 0, so G^-1 does not exist")
                     continue
@@ -583,10 +726,14 @@ def inverse_of_g(
                 for be in (b for b in alphas if b >= al):
                     t = linalg.matmul(inv, definition4(n + 1, be))
                     if any(v < 0 for row in t for v in row) or any(sum(row) != 1 for row in t):
-                        d.counterexample(f"n = {n}, alpha = {al}, beta = {be}: G_alpha^-1 G_beta = "
-                                         f"{linalg.fmt_matrix(t)} is not stochastic")
+                        d.counterexample(
+                            f"n = {n}, alpha = {al}, beta = {be}: G_alpha^-1 G_beta = "
+                            f"{linalg.fmt_matrix(t)} is not stochastic"
+                        )
                         break
-    rec.note("Lemma 3 itself (some stochastic T with G_beta = G_alpha T) holds at alpha = beta = 1 with T = I "
-             "(gs2010.lemma3); what fails at alpha = 1 is the proofs' T = G^-1 M, since det G_{n,1} = 0 "
-             "(gs2010.lemma1)")
+    rec.note(
+        "Lemma 3 itself (some stochastic T with G_beta = G_alpha T) holds at alpha = beta = 1 with T = I "
+        "(gs2010.lemma3); what fails at alpha = 1 is the proofs' T = G^-1 M, since det G_{n,1} = 0 "
+        "(gs2010.lemma1)"
+    )
     return rec

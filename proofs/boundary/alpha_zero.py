@@ -80,9 +80,7 @@ def _witness(rec: Findings, premises: list, timeout_s: float, what: str, n: int)
     rec.value(**{f"premise witness ({what}, n = {n})": ", ".join(f"{k}={v}" for k, v in w.items())})
 
 
-def identity_beaten(
-    n: int, timeout_s: float, rec: Findings, extra: NoExtra = _none, legal: bool = True
-) -> str | None:
+def identity_beaten(n: int, timeout_s: float, rec: Findings, extra: NoExtra = _none, legal: bool = True) -> str | None:
     """A legal user and a direct mechanism beating I, or None (SMT unsat).
 
     The users: v_(i,k) = p_i l(i, i+-k), nondecreasing in k (every prior, every legal loss, negative losses too).  The

@@ -43,10 +43,7 @@ def definition4(m: int, a: F) -> Matrix:
     ([Fraction(1, 2), Fraction(0, 1), Fraction(1, 2)], True)
     """
     n = m - 1
-    return [
-        [(1 if z in (0, n) else 1 - a) / (1 + a) * a ** abs(z - k) for z in range(m)]
-        for k in range(m)
-    ]
+    return [[(1 if z in (0, n) else 1 - a) / (1 + a) * a ** abs(z - k) for z in range(m)] for k in range(m)]
 
 
 def _label(a: F) -> int:
@@ -58,8 +55,11 @@ def lemma1_at_boundary(rec: Findings, ends: Sequence[F] = BOUNDARY) -> None:
     for m in SIZES:
         for a in ends:
             with rec.deciding(
-                n=m, alpha=_label(a), kind=BOUNDED, method="the printed boundary alpha in [0, 1]: exact determinant "
-                "of Definition 4's G (0^0 = 1)", covers="det G_m > 0"
+                n=m,
+                alpha=_label(a),
+                kind=BOUNDED,
+                method="the printed boundary alpha in [0, 1]: exact determinant of Definition 4's G (0^0 = 1)",
+                covers="det G_m > 0",
             ) as d:
                 g = definition4(m, a)
                 det = linalg.det(g)
@@ -83,8 +83,10 @@ def _sign_mismatch(m: int, i: int, a: F, functional: Functional) -> str | None:
     g[:, i] = sp.Matrix(xs)
     det = sp.expand(g.det())
     kind = "first" if i == 0 else "last" if i == m - 1 else "interior"
-    lo, mid, hi = (sp.sympify(c).subs(sp.Symbol("alpha", positive=True), sp.Rational(a.numerator, a.denominator))
-                   for c in functional(kind))
+    lo, mid, hi = (
+        sp.sympify(c).subs(sp.Symbol("alpha", positive=True), sp.Rational(a.numerator, a.denominator))
+        for c in functional(kind)
+    )
     f = sp.expand(sum(c * xs[k] for c, k in ((lo, i - 1), (mid, i), (hi, i + 1)) if 0 <= k < m and c != 0))
     strict = kind != "interior"
     ratio = sp.simplify(det / f) if f != 0 else None
@@ -109,9 +111,12 @@ def lemma2_at_boundary(rec: Findings, functional: Functional, ends: Sequence[F] 
     for m in SIZES:
         for a in ends:
             with rec.deciding(
-                n=m, alpha=_label(a), kind=BOUNDED, method="the printed boundary alpha in [0, 1]: det G(i, x) as a "
-                "linear form in symbolic x (sympy), against the printed sign conditions", covers="every column i, "
-                "every vector x"
+                n=m,
+                alpha=_label(a),
+                kind=BOUNDED,
+                method="the printed boundary alpha in [0, 1]: det G(i, x) as a "
+                "linear form in symbolic x (sympy), against the printed sign conditions",
+                covers="every column i, every vector x",
             ) as d:
                 for i in range(m):
                     bad = _sign_mismatch(m, i, a, functional)
@@ -129,8 +134,11 @@ def theorem2_at_boundary(rec: Findings, condition: Callable) -> None:
         qs = sp.symbols(f"q0:{size}", nonnegative=True)
         for a in BOUNDARY:
             with rec.deciding(
-                n=n, alpha=_label(a), kind=BOUNDED, method="the printed boundary alpha in [0, 1]: sympy identities "
-                "in the entries of a symbolic alpha-DP M", covers="every alpha-DP M"
+                n=n,
+                alpha=_label(a),
+                kind=BOUNDED,
+                method="the printed boundary alpha in [0, 1]: sympy identities in the entries of a symbolic alpha-DP M",
+                covers="every alpha-DP M",
             ) as d:
                 g = sp.Matrix([[sp.Rational(v.numerator, v.denominator) for v in row] for row in definition4(size, a)])
                 if a == 1:
@@ -158,14 +166,20 @@ def lemma3_at_boundary(rec: Findings, pairs: list[tuple[F, F]]) -> None:
     for n in (1, 2, 3):
         for al, be in pairs:
             with rec.deciding(
-                n=n, alpha=_label(al) if al in BOUNDARY else al, kind=BOUNDED, method="the printed boundary alpha in "
-                "[0, 1]: exact T (G_alpha^-1 G_beta, or I at alpha = beta = 1)", beta=be, covers="T stochastic"
+                n=n,
+                alpha=_label(al) if al in BOUNDARY else al,
+                kind=BOUNDED,
+                method="the printed boundary alpha in [0, 1]: exact T (G_alpha^-1 G_beta, or I at alpha = beta = 1)",
+                beta=be,
+                covers="T stochastic",
             ) as d:
                 ga, gb = definition4(n + 1, al), definition4(n + 1, be)
                 t = linalg.identity(n + 1) if al == 1 else linalg.matmul(linalg.inverse(ga), gb)
                 if linalg.matmul(ga, t) != gb or any(v < 0 for row in t for v in row) or any(sum(r) != 1 for r in t):
-                    d.counterexample(f"n = {n}, alpha = {al}, beta = {be}: T = {linalg.fmt_matrix(t)} is not a "
-                                     "stochastic solution of G_beta = G_alpha T")
+                    d.counterexample(
+                        f"n = {n}, alpha = {al}, beta = {be}: T = {linalg.fmt_matrix(t)} is not a "
+                        "stochastic solution of G_beta = G_alpha T"
+                    )
 
 
 # --- the geometric mechanisms themselves at the ends (grs2011 Example 2.1, gs2010 Definitions 1 and 4) ---------
@@ -184,7 +198,10 @@ def point_mass_pmf_at_zero(rec: Findings) -> None:
     """gs2010 Definition 1 at alpha = 0, 0^0 = 1: (1 - 0)/(1 + 0) 0^|z| is 1 at z = 0 and 0 elsewhere, a
     distribution (sum 1) whose mechanism (the identity on Z) is 0-DP."""
     with rec.deciding(
-        n=None, alpha=0, kind=ALL_N, method="the printed boundary: the pmf at alpha = 0 exactly (0^0 = 1)",
+        n=None,
+        alpha=0,
+        kind=ALL_N,
+        method="the printed boundary: the pmf at alpha = 0 exactly (0^0 = 1)",
         covers="every z in Z: the pmf sums to 1 and its mechanism is 0-DP",
     ) as d:
         a = F(0)
@@ -201,7 +218,10 @@ def definition4_at_zero(rec: Findings, build: Callable[[int, F], Matrix] = defin
     matrix on m results at alpha (a false variant)."""
     for n in (1, 2, 3):
         with rec.deciding(
-            n=n, alpha=0, kind=BOUNDED, method="the printed boundary: exact G_{n,0} (0^0 = 1)",
+            n=n,
+            alpha=0,
+            kind=BOUNDED,
+            method="the printed boundary: exact G_{n,0} (0^0 = 1)",
             covers="G_{n,0} and the 0-geometric mechanism derive each other",
         ) as d:
             g = build(n + 1, F(0))
@@ -220,7 +240,10 @@ def post_processing_at_zero(rec: Findings, face: Callable, remapped: Callable, l
     ``losses(n)`` = (face value, after the 0/n remap), exactly; each is compared with the printed formula at 0."""
     for n in (1, 3):
         with rec.deciding(
-            n=n, alpha=0, kind=BOUNDED, method="the printed boundary: exact expected losses of the identity",
+            n=n,
+            alpha=0,
+            kind=BOUNDED,
+            method="the printed boundary: exact expected losses of the identity",
             covers="the example's user (prior 1/2 on 0 and n, binary loss) and the 0/n remap",
         ) as d:
             got = losses(n)
@@ -238,17 +261,25 @@ def every_consumer_at_boundary(rec: Findings, deployed: Callable = lambda n, a: 
         size = n + 1
         for a in BOUNDARY:
             with rec.deciding(
-                n=n, alpha=_label(a), kind=BOUNDED, method="the printed boundary alpha in [0, 1]: sympy identity "
-                "G M = M over a symbolic alpha-DP M", covers="every minimax consumer (every S, every monotone loss): "
-                "its optimal alpha-DP mechanism derives from G"
+                n=n,
+                alpha=_label(a),
+                kind=BOUNDED,
+                method="the printed boundary alpha in [0, 1]: sympy identity G M = M over a symbolic alpha-DP M",
+                covers="every minimax consumer (every S, every monotone loss): "
+                "its optimal alpha-DP mechanism derives from G",
             ) as d:
                 qs = sp.symbols(f"q0:{size}", nonnegative=True)
-                m = sp.Matrix([list(qs)] * size) if a == 1 else sp.Matrix(
-                    size, size, lambda i, j: sp.Symbol(f"m{i}{j}", nonnegative=True))
+                m = (
+                    sp.Matrix([list(qs)] * size)
+                    if a == 1
+                    else sp.Matrix(size, size, lambda i, j: sp.Symbol(f"m{i}{j}", nonnegative=True))
+                )
                 g = sp.Matrix([[sp.Rational(v.numerator, v.denominator) for v in row] for row in deployed(n, a)])
                 if sp.simplify(g * m - m) != sp.zeros(size, size):
-                    d.counterexample(f"n = {n}, alpha = {a}: the deployed {g.tolist()} does not derive every "
-                                     f"{a}-DP M by T = M: G M - M = {sp.simplify(g * m - m).tolist()}")
+                    d.counterexample(
+                        f"n = {n}, alpha = {a}: the deployed {g.tolist()} does not derive every "
+                        f"{a}-DP M by T = M: G M - M = {sp.simplify(g * m - m).tolist()}"
+                    )
 
 
 # --- the printed pmf and mechanisms at the ends, decided on what the papers define ------------------------------
@@ -272,8 +303,11 @@ def pmf_at_end(rec: Findings, pmf: Callable, e: F) -> None:
     0^0 = 1): the pmf sums to 1 over Z and adding it is e-DP (ratios of neighbouring values in [e, 1/e], 0/0 = 1,
     x/0 = infinity).  Every value is exact; the tail delta = +-(2+q) is one symbolic case."""
     with rec.deciding(
-        n=None, alpha=e, kind=ALL_N, method="the printed boundary: the printed pmf at this alpha, exactly, over a case "
-        "split of Z (0, +-1, +-(2+q))", covers="every z in Z: the pmf sums to 1 and adding it is alpha-DP",
+        n=None,
+        alpha=e,
+        kind=ALL_N,
+        method="the printed boundary: the printed pmf at this alpha, exactly, over a case split of Z (0, +-1, +-(2+q))",
+        covers="every z in Z: the pmf sums to 1 and adding it is alpha-DP",
     ) as d:
         vals = _pmf_values_at(pmf, e)
         q = sp.Symbol("q", integer=True, nonnegative=True)
@@ -285,8 +319,10 @@ def pmf_at_end(rec: Findings, pmf: Callable, e: F) -> None:
         total = sp.simplify(vals["0"] + vals["1"] + vals["-1"] + tail_sum)
         shown = ", ".join(f"Pr[Z = {k}] = {v}" for k, v in vals.items())
         if total != 1:
-            d.counterexample(f"alpha = {e}: the printed pmf (1 - alpha)/(1 + alpha) alpha^|z| gives {shown}; it sums "
-                             f"to {total} over Z, not 1, so it is no distribution there")
+            d.counterexample(
+                f"alpha = {e}: the printed pmf (1 - alpha)/(1 + alpha) alpha^|z| gives {shown}; it sums "
+                f"to {total} over Z, not 1, so it is no distribution there"
+            )
             return
         if q in tail.free_symbols:
             d.inconclusive(f"alpha = {e}: DP not decided for a tail depending on q: {tail}")
@@ -295,8 +331,9 @@ def pmf_at_end(rec: Findings, pmf: Callable, e: F) -> None:
         for u, v in neighbours:  # (2+q, 2+q): the tail is constant here, so neighbours inside it are equal
             fu, fv = F(str(vals[u])), F(str(vals[v]))
             if not (in_band(fu, fv, e) and in_band(fv, fu, e)):
-                d.counterexample(f"alpha = {e}: Pr[Z = {u}] = {fu} and Pr[Z = {v}] = {fv} have a ratio outside "
-                                 f"[{e}, 1/{e}]")
+                d.counterexample(
+                    f"alpha = {e}: Pr[Z = {u}] = {fu} and Pr[Z = {v}] = {fv} have a ratio outside [{e}, 1/{e}]"
+                )
                 return
 
 
@@ -373,16 +410,21 @@ def end_mechanism_all_n(entry: Entry, e: F) -> tuple[bool | None, str]:
     return True, "rows are translates of row 0 (a distribution); every pair (f(d), f(d-1)) is inside the band"
 
 
-def end_mechanisms_private(rec: Findings, mechanisms: dict[F, Entry] = END_MECHANISMS,
-                           sizes: Sequence[int] = (1, 2, 3, 4, 5)) -> None:
+def end_mechanisms_private(
+    rec: Findings, mechanisms: dict[F, Entry] = END_MECHANISMS, sizes: Sequence[int] = (1, 2, 3, 4, 5)
+) -> None:
     """grs2011 Example 2.1 at alpha in {0, 1}: the alpha-geometric mechanism, built from its definition, is a
     mechanism and alpha-DP (ratios in [alpha, 1/alpha], 0/0 = 1, x/0 = infinity).  All n: symbolically
     (:func:`end_mechanism_all_n`).  Bounded cross-check: the built matrix on results 0..n and outputs -n-2..2n+2,
     exactly; a row summing to 1 inside the window puts no mass outside it, so every column outside is 0/0 = 1."""
     for e, entry in mechanisms.items():
         with rec.deciding(
-            n=None, alpha=e, kind=ALL_N, method="the printed boundary: the mechanism's entries at symbolic results "
-            "and outputs (sympy), exact ratios", covers="every n and every output r in Z",
+            n=None,
+            alpha=e,
+            kind=ALL_N,
+            method="the printed boundary: the mechanism's entries at symbolic results "
+            "and outputs (sympy), exact ratios",
+            covers="every n and every output r in Z",
         ) as d:
             ok, why = end_mechanism_all_n(entry, e)
             if ok is None:
@@ -392,20 +434,26 @@ def end_mechanisms_private(rec: Findings, mechanisms: dict[F, Entry] = END_MECHA
         for n in sizes:
             window = range(-n - 2, 2 * n + 3)
             with rec.deciding(
-                n=n, alpha=e, kind=BOUNDED, method="the printed boundary: the built mechanism, exact ratios over a "
-                "window of outputs", covers="every output r in Z (no mass outside the window)",
+                n=n,
+                alpha=e,
+                kind=BOUNDED,
+                method="the printed boundary: the built mechanism, exact ratios over a window of outputs",
+                covers="every output r in Z (no mass outside the window)",
             ) as d:
                 x = built(entry, n, window)
                 bad_row = next((i for i, row in enumerate(x) if min(row) < 0 or sum(row) != 1), None)
                 if bad_row is not None:
-                    d.counterexample(f"n = {n}, alpha = {e}: row {bad_row} of the built mechanism is no distribution "
-                                     "on the window")
+                    d.counterexample(
+                        f"n = {n}, alpha = {e}: row {bad_row} of the built mechanism is no distribution on the window"
+                    )
                     continue
                 for i, c in itertools.product(range(n), range(len(window))):
                     u, v = x[i][c], x[i + 1][c]
                     if not (in_band(u, v, e) and in_band(v, u, e)):
-                        d.counterexample(f"n = {n}, alpha = {e}: output r = {window[c]} has Pr[r | {i}] = {u}, "
-                                         f"Pr[r | {i + 1}] = {v}, ratio outside [{e}, 1/{e}]")
+                        d.counterexample(
+                            f"n = {n}, alpha = {e}: output r = {window[c]} has Pr[r | {i}] = {u}, "
+                            f"Pr[r | {i + 1}] = {v}, ratio outside [{e}, 1/{e}]"
+                        )
                         break
 
 
@@ -415,9 +463,12 @@ def definition4_at_one(rec: Findings, pmf: Callable) -> None:
     sums to 1 for every n; if every entry of the geometric mechanism is 0 at alpha = 1, its rows sum to 0, and a
     stochastic T keeps row sums (row sums of X T = those of X), so neither G = Geo T nor Geo = G T can hold."""
     with rec.deciding(
-        n=None, alpha=F(1), kind=ALL_N, method="the printed boundary: row sums of G_{n,1} and of Definition 1's "
-        "mechanism at alpha = 1, exactly (case split of Z)", covers="every n >= 1: G derives from the geometric "
-        "mechanism and the geometric mechanism from G"
+        n=None,
+        alpha=F(1),
+        kind=ALL_N,
+        method="the printed boundary: row sums of G_{n,1} and of Definition 1's "
+        "mechanism at alpha = 1, exactly (case split of Z)",
+        covers="every n >= 1: G derives from the geometric mechanism and the geometric mechanism from G",
     ) as d:
         vals = _pmf_values_at(pmf, F(1))
         alpha, d0, dn, di, size = sp.symbols("alpha d0 dn di n", positive=True)
@@ -426,11 +477,14 @@ def definition4_at_one(rec: Findings, pmf: Callable) -> None:
         g_row = sp.simplify((entry(1, d0) + entry(1, dn)).subs(alpha, 1) + (size - 1) * interior)
         if all(v == 0 for v in vals.values()) and g_row == 1:
             d.counterexample(
-                "alpha = 1: Definition 1's pmf is 0 at every z (" + ", ".join(f"Pr[Z = {k}] = {v}" for k, v in
-                vals.items()) + "), so every row of the 1-geometric mechanism sums to 0, while every row of G_{n,1} = "
+                "alpha = 1: Definition 1's pmf is 0 at every z ("
+                + ", ".join(f"Pr[Z = {k}] = {v}" for k, v in vals.items())
+                + "), so every row of the 1-geometric mechanism sums to 0, while every row of G_{n,1} = "
                 "(1/2, 0, ..., 0, 1/2) sums to 1; a stochastic T keeps row sums, so G_{n,1} != Geo T and Geo != "
                 "G_{n,1} T for every n: the two do not derive each other"
             )
         else:
-            d.inconclusive("alpha = 1: the pmf is not 0 everywhere (or G_{n,1}'s rows do not sum to 1); only that "
-                           "case is decided here")
+            d.inconclusive(
+                "alpha = 1: the pmf is not 0 everywhere (or G_{n,1}'s rows do not sum to 1); only that "
+                "case is decided here"
+            )

@@ -37,6 +37,7 @@ from udpm.claims.registry import Context, Findings
 
 N_MAX = 3
 
+
 def _readings_at_one(n: int) -> list[tuple[str, list[list[F]]]]:
     return [(r, truncated_geometric_at_one(n, r)) for r in READINGS]
 
@@ -89,8 +90,13 @@ def every_one_dp_universal(
 
 def theorem_3_2_at_boundary(rec: Findings, ctx: Context) -> None:
     """grs2011 Theorem 3.2 at alpha = 0 and alpha = 1 (X ranges over alpha-DP mechanisms, Definition 3.1)."""
-    identity_optimal_at_zero(rec, ctx, "every X with a remap to T(n, 0) = I (every mechanism is 0-DP): it has "
-                             "every remap of I, and I is optimal for every prior and every legal loss", part="if")
+    identity_optimal_at_zero(
+        rec,
+        ctx,
+        "every X with a remap to T(n, 0) = I (every mechanism is 0-DP): it has "
+        "every remap of I, and I is optimal for every prior and every legal loss",
+        part="if",
+    )
     for n in range(1, N_MAX + 1):
         with rec.deciding(
             n=n,
@@ -104,8 +110,12 @@ def theorem_3_2_at_boundary(rec: Findings, ctx: Context) -> None:
             other = binary_user_second_optimum(n, ctx.solver_timeout, rec)
             if other is not None:
                 d.counterexample(f"alpha = 0, n = {n}: the binary-loss user has a second optimum {other}")
-    every_one_dp_universal(rec, ctx, "every 1-DP X, whatever its range (so every X with a remap to T(n, 1)), every "
-                           "prior and every legal loss", part="if")
+    every_one_dp_universal(
+        rec,
+        ctx,
+        "every 1-DP X, whatever its range (so every X with a remap to T(n, 1)), every prior and every legal loss",
+        part="if",
+    )
     for n in range(1, N_MAX + 1):
         with rec.deciding(
             n=n,
@@ -130,15 +140,24 @@ def theorem_3_2_at_boundary(rec: Findings, ctx: Context) -> None:
 def corollary_3_3_at_boundary(rec: Findings, ctx: Context) -> None:
     """grs2011 Corollary 3.3 at alpha = 0 (0-geometric = identity on Z, truncated = I) and alpha = 1 (Example 2.1's
     1-geometric returns 0; the truncated one under both readings)."""
-    identity_optimal_at_zero(rec, ctx, "the 0-geometric mechanism (the identity on Z) and the truncated 0-geometric "
-                             "mechanism (I), every prior and every legal loss")
+    identity_optimal_at_zero(
+        rec,
+        ctx,
+        "the 0-geometric mechanism (the identity on Z) and the truncated 0-geometric "
+        "mechanism (I), every prior and every legal loss",
+    )
 
     def printed(n: int) -> list[tuple[str, list[list[F]]]]:
         always_zero = constant_rows([F(1)] + [F(0)] * n)  # the 1-geometric mechanism on the outputs it uses
         return [("the 1-geometric mechanism (always 0)", always_zero), *_readings_at_one(n)]
 
-    every_one_dp_universal(rec, ctx, "the 1-geometric mechanism (always 0) and the truncated 1-geometric mechanism "
-                           "under both readings, every prior and every legal loss", mechanisms=printed)
+    every_one_dp_universal(
+        rec,
+        ctx,
+        "the 1-geometric mechanism (always 0) and the truncated 1-geometric mechanism "
+        "under both readings, every prior and every legal loss",
+        mechanisms=printed,
+    )
     rec.note(
         f"the printed boundary alpha in [0, 1] holds for n <= {N_MAX}: at alpha = 0 ({ZERO_DP_READING}) both "
         "mechanisms are the identity, optimal for every legal user; at alpha = 1 they have equal rows, and every 1-DP "
@@ -149,8 +168,12 @@ def corollary_3_3_at_boundary(rec: Findings, ctx: Context) -> None:
 def theorem_3_1_at_boundary(rec: Findings, ctx: Context, geometric_at_one: GeometricAtOne | None = None) -> None:
     """grs2009 Theorem 3.1 at alpha = 0 (x^G = the identity on Z, 0^0 = 1) and alpha = 1 (:func:`theorem_3_1_at_one`:
     x^G as the printed formula gives it, 0 everywhere: refuted)."""
-    identity_optimal_at_zero(rec, ctx, "x^G at alpha = 0 (the identity: (1 - 0)/(1 + 0) 0^|z| with 0^0 = 1) after its "
-                             "identity remap, every prior and every monotone loss")
+    identity_optimal_at_zero(
+        rec,
+        ctx,
+        "x^G at alpha = 0 (the identity: (1 - 0)/(1 + 0) 0^|z| with 0^0 = 1) after its "
+        "identity remap, every prior and every monotone loss",
+    )
     theorem_3_1_at_one(rec, ctx, geometric_at_one or grs2009_geometric_at_one)
     rec.note(f"alpha = 0 decided for n <= {N_MAX} ({ZERO_DP_READING}); {GRS2009_AT_ONE}")
 
@@ -295,8 +318,13 @@ def range_n_uniqueness_at_one(
                 "every oblivious 1-DP mechanism with range N (SMT unsat), so x meets the hypothesis; but no p o x "
                 f"is x^G: x^G = {_fmt(xg)} on outputs {window.start}..{window.stop - 1} (rows summing to "
                 f"{', '.join(map(str, sums))}) while p o x has rows summing to 1"
-                + ("" if met else "; nor is any p o x the truncated T(n, 1) under either reading ("
-                   + "; ".join(f"{r}: rows {_fmt(t[:1])}" for r, t in _readings_at_one(n)) + ")")
+                + (
+                    ""
+                    if met
+                    else "; nor is any p o x the truncated T(n, 1) under either reading ("
+                    + "; ".join(f"{r}: rows {_fmt(t[:1])}" for r, t in _readings_at_one(n))
+                    + ")"
+                )
             )
 
 

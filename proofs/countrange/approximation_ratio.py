@@ -422,8 +422,10 @@ def parametric_ratio(n: int, t1: int, t2: int | None, A0: Fraction, ctx: Context
     if [[_at(v, A0) for v in r] for r in m] != m0:
         raise AssertionError("the symbolic geometric mechanism differs from udpm.core.mechanisms at A0")
     ts = list(itertools.product((0, 1), repeat=n + 1))
-    gs = {t: error_profile([sum((m[i][j] for j in range(n + 1) if t[j]), KA.zero) for i in range(n + 1)], t1, t2)
-          for t in ts}
+    gs = {
+        t: error_profile([sum((m[i][j] for j in range(n + 1) if t[j]), KA.zero) for i in range(n + 1)], t1, t2)
+        for t in ts
+    }
     eu = error_profile(u, t1, t2)
     nx = n + 1
     basic = sorted(j for j in cert.basis if j < nx)
@@ -450,8 +452,10 @@ def parametric_ratio(n: int, t1: int, t2: int | None, A0: Fraction, ctx: Context
         conds.append((f"u legal: {r.name}", act - rhs if r.sense == ">=" else rhs - act))
     conds += [(f"u({i}) >= 0", v) for i, v in enumerate(u)]
     conds += [(f"w({j}) >= 0", w[j]) for j in basic]
-    conds += [(f"derivable row t={''.join(map(str, t))}", sum((g[j] * w[j] for j in range(nx)), -KA.one))
-              for t, g in gs.items()]
+    conds += [
+        (f"derivable row t={''.join(map(str, t))}", sum((g[j] * w[j] for j in range(nx)), -KA.one))
+        for t, g in gs.items()
+    ]
     conds += [(f"dual y(row t={''.join(map(str, rows_t[k]))}) >= 0", v) for k, v in zip(tight, y)]
     for j in range(nx):
         if j not in basic:
@@ -502,7 +506,7 @@ def stable_interval(conditions, A0: Fraction) -> tuple[Fraction, Fraction | None
     while 1 < L < a0 and any(q.count_roots(L, a0) for q in polys):
         L = (L + a0) / 2
     right = (a0 + U) / 2 if U is not None else a0 + 1
-    for x in ([a0] + ([right] if U is None or U > a0 else []) + ([(L + a0) / 2] if L < a0 else [])):
+    for x in [a0] + ([right] if U is None or U > a0 else []) + ([(L + a0) / 2] if L < a0 else []):
         bad = [name for name, f in conditions if _at(f, F(int(x.p), int(x.q))) < 0]
         if bad and x == a0:
             raise AssertionError(f"condition {bad[0]} is negative at A0 = {a0}: the basis is not optimal there")

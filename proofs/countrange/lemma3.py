@@ -184,8 +184,9 @@ def lemma3(
     rec.value(**lemma3_formula_facts())
     rec.value(**paper_rho_check(ctx.solver_timeout))
     boundary_n = min(n_max, DERIVATION_N)
-    lemma3_boundary(rec, range(3, boundary_n + 1), ZLCN_ALPHAS[:2], ctx.solver_timeout, xf, yf, boundary,
-                    region=BOUNDARY_QUERIES)
+    lemma3_boundary(
+        rec, range(3, boundary_n + 1), ZLCN_ALPHAS[:2], ctx.solver_timeout, xf, yf, boundary, region=BOUNDARY_QUERIES
+    )
     rec.note(
         f"rational zlcn alphas: legality, certified unique-optimum consumers and x-hat/y-hat windows at "
         f"n = 3..{n_max}, 1 <= theta1 < theta2 <= n-1; "
@@ -200,7 +201,13 @@ def lemma3(
 
 
 def lemma3_boundary(
-    rec: Findings, ns, alphas, timeout_s: float, xf=lemma3_x, yf=lemma3_y, thetas_of=boundary_thetas,
+    rec: Findings,
+    ns,
+    alphas,
+    timeout_s: float,
+    xf=lemma3_x,
+    yf=lemma3_y,
+    thetas_of=boundary_thetas,
     region: str = "",
 ) -> None:
     """Lemma 3 and Corollary 2 as printed at the queries the paper's proof leaves out, theta2 = n or theta1 = 0
@@ -279,7 +286,8 @@ def thm2(
         f"the queries with theta2 = n and theta1 = 0 (n = 3..{boundary_n}, zlcn alphas "
         f"{', '.join(map(str, alphas[:2]))}) the exact worst ratio, over every consumer, of the best error derivable "
         "from the range-restricted geometric mechanism (6) to the optimal error is computed (certified LPs over the "
-        "legal polytope's vertices, proofs/countrange/approximation_ratio.py's worst_ratio); ratio 1 means (6) derives an "
+        "legal polytope's vertices, proofs/countrange/approximation_ratio.py's worst_ratio); ratio 1 means (6) "
+        "derives an "
         "optimal legal function for every consumer, a universally utility maximizing mechanism (Definition 5) for "
         "that query, which refutes Theorem 2 read for that query"
     )

@@ -71,6 +71,7 @@ ALPHAS = (F(1, 4), F(1, 2), F(2, 3))  # the fixed alpha grid of the averaging cl
 SPACES = ((2, 1, (1,)), (3, 1, (1, 2)), (2, 2, (1,)), (3, 2, (1,)), (3, 2, (1, 2)), (2, 3, (1,)))
 FULL_SPACES = (*SPACES, (3, 1, (1,)), (2, 4, (1,)), (3, 3, (1,)), (4, 2, (1, 3)))
 
+
 def digest(text: str) -> str:
     """A short, stable identifier of a drawn object's exact text."""
     return hashlib.sha256(text.encode()).hexdigest()[:10]
@@ -320,7 +321,6 @@ def prop_6_2(ctx: Context, alpha_claimed: Fraction | None = None, all_n: dict | 
     return averaging_check(ctx, "grs2009.prop6.2", alpha_claimed, all_n)
 
 
-
 # ---------------------------------------------------------------- the all-n instances
 
 
@@ -391,8 +391,9 @@ def averaging_all_n(
     timeout = ctx.solver_timeout
     covers = "every n >= 1, every step i -> i+1, every |D| and non-trivial predicate (k, m >= 1)"
     ok, text, degs = degrees_step(relation, degrees)
-    done = _all_n(rec, ok, text, "symbolic neighbour count (sympy), enumeration on a failure", covers, "1 degrees",
-                  variant)
+    done = _all_n(
+        rec, ok, text, "symbolic neighbour count (sympy), enumeration on a failure", covers, "1 degrees", variant
+    )
     if degs is None:
         return False
     up, down = degs
@@ -402,18 +403,33 @@ def averaging_all_n(
     done &= _all_n(rec, ok, text, SMT, covers + ": the hypotheses give non-empty classes", "3 multipliers", variant)
     if trivial_predicates:
         ok, text = proof("3'", (trivial_predicate_obligation(),))
-        done &= _all_n(rec, ok, text, SMT, "every n >= 1, every step i -> i+1, k = 0 or m = 0", "3' trivial predicate",
-                       variant)
+        done &= _all_n(
+            rec, ok, text, SMT, "every n >= 1, every step i -> i+1, k = 0 or m = 0", "3' trivial predicate", variant
+        )
     ok, text = proof("4", edge_sum_obligations(edge_dp))
-    done &= _all_n(rec, ok, text, "induction over the edges, " + SMT, "every alpha-DP mechanism, every output",
-                   "4 edge sum", variant)
+    done &= _all_n(
+        rec,
+        ok,
+        text,
+        "induction over the edges, " + SMT,
+        "every alpha-DP mechanism, every output",
+        "4 edge sum",
+        variant,
+    )
     ok, text, _ = farkas_step(up, down)
     if ok:
         ok, text = proof("5", (residual_sign(claimed),))
         text = text if not ok else "multipliers 1/|E|; remainder (alpha - alpha_c) x class mean, alpha - alpha_c >= 0"
         text = text if ok else _sign_counterexample(claimed, text)
-    done &= _all_n(rec, ok, text, "Farkas multipliers (sympy) and the remainder's sign (SMT)",
-                   "every alpha-DP mechanism on D^n: its average is alpha_c-DP", "5 Farkas", variant)
+    done &= _all_n(
+        rec,
+        ok,
+        text,
+        "Farkas multipliers (sympy) and the remainder's sign (SMT)",
+        "every alpha-DP mechanism on D^n: its average is alpha_c-DP",
+        "5 Farkas",
+        variant,
+    )
     obligations = [ob for _, obs in loss_step.obligations for ob in obs]
     ok, text = proof("6", obligations)
     done &= _all_n(rec, ok, text, "induction, " + SMT, loss_step.covers, f"6 loss step {loss_step.objective}", variant)
@@ -448,8 +464,14 @@ def degrees_cross_check(rec: Findings, space: DatabaseSpace, up: sp.Expr, down: 
     for d1, d2 in space.neighbours:
         nb[d1].append(d2)
         nb[d2].append(d1)
-    with rec.deciding(n=space.n, alpha=SYMBOLIC, kind=BOUNDED, method="enumeration vs the all-n formulas",
-                      covers="every database of D^n", space=space_label(space)) as dec:
+    with rec.deciding(
+        n=space.n,
+        alpha=SYMBOLIC,
+        kind=BOUNDED,
+        method="enumeration vs the all-n formulas",
+        covers="every database of D^n",
+        space=space_label(space),
+    ) as dec:
         for d in space.databases:
             i = space.count(d)
             case = {N_: space.n, I_: i, K_: k, M_: m}

@@ -147,7 +147,10 @@ def column_replacement_determinants(
     n_direct = size_bound(ctx, 6, 10)
     n_cert = size_bound(ctx, 12, 32)
     with rec.deciding(
-        n=None, alpha=SYMBOLIC, kind=ALL_N, method="Cramer at symbolic m (G'^-1 cases, Lemma 1's recurrence)",
+        n=None,
+        alpha=SYMBOLIC,
+        kind=ALL_N,
+        method="Cramer at symbolic m (G'^-1 cases, Lemma 1's recurrence)",
         n_from=2,  # sizes m >= 2: Tri has distinct first and last rows, the recurrence starts at d_2
     ) as dec:
         ok, msg = _lemma2_all_n(power, functional)

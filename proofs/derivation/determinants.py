@@ -307,24 +307,32 @@ def table2(
 
 
 def table2_at_ends(
-    rec: Findings, printed_g: Callable[[sp.Expr, sp.Expr, bool], sp.Expr] = table2_g_printed,
-    ends: Sequence[Fraction] = BOUNDARY, sizes: range = range(2, 5),
+    rec: Findings,
+    printed_g: Callable[[sp.Expr, sp.Expr, bool], sp.Expr] = table2_g_printed,
+    ends: Sequence[Fraction] = BOUNDARY,
+    sizes: range = range(2, 5),
 ) -> None:
     """gs2010 Table 2's printed G at the ends of the printed [0, 1], entry by entry against Definition 4 there
     (0^0 = 1; a printed entry is the rational function it writes, so (1-a) x 1/(1-a) cancels); an entry left
     undefined or different is a counterexample."""
     for e in ends:
         for m in sizes:
-            with rec.deciding(n=m, alpha=e, kind=BOUNDED, method="the printed entries at this alpha (sympy)",
-                              covers="every entry of the printed m x m G") as dec:
+            with rec.deciding(
+                n=m,
+                alpha=e,
+                kind=BOUNDED,
+                method="the printed entries at this alpha (sympy)",
+                covers="every entry of the printed m x m G",
+            ) as dec:
                 for i in range(m):
                     for j in range(m):
                         boundary = j in (0, m - 1)
                         got = sp.simplify(printed_g(sp.Integer(i), sp.Integer(j), boundary).subs(a, e))
                         want = definition4(sp.Integer(abs(i - j)), boundary).subs(a, e)
                         if not got.is_finite or sp.simplify(got - want) != 0:
-                            dec.counterexample(f"size {m}, alpha = {e}: the printed G[{i}][{j}] is {got}, "
-                                               f"Definition 4 gives {want}")
+                            dec.counterexample(
+                                f"size {m}, alpha = {e}: the printed G[{i}][{j}] is {got}, Definition 4 gives {want}"
+                            )
                             break
                     if dec.witness:
                         break
@@ -447,13 +455,15 @@ def det_g_sign_failure(
         for al in RATIONAL_ALPHAS:
             det = _exact_det(m, al, g_entry)
             if (det > 0) != positive:
-                return (f"size m={m}, alpha={al}: G's entries give det G_m = {det}, "
-                        f"{'not > 0' if positive else 'not < 0'}")
+                return (
+                    f"size m={m}, alpha={al}: G's entries give det G_m = {det}, {'not > 0' if positive else 'not < 0'}"
+                )
     return f"undecided: det G_m = {sp.factor(det_g) if scales else 'no column scaling of G'} has no decided sign"
 
 
-def det_g_at_end(solved: sp.Expr, g_entry: Callable[[sp.Expr, bool], sp.Expr], e: Fraction,
-                 positive: bool = True) -> str | None:
+def det_g_at_end(
+    solved: sp.Expr, g_entry: Callable[[sp.Expr, bool], sp.Expr], e: Fraction, positive: bool = True
+) -> str | None:
     """det G_m > 0 (``positive``; else < 0) at the printed end alpha = e of [0, 1], for every size m >= 2:
     det G_m = d_m s_b^2 s_i^(m-2) as in :func:`det_g_sign_failure`, evaluated exactly at alpha = e on the cases
     m = 2 and m = 3 + q (q >= 0 symbolic; 0^0 = 1).  None if it holds; else the failing size and value."""
@@ -487,8 +497,13 @@ def size_one(
     column is column 1 and column m), whose sign is decided exactly; at symbolic alpha in (0, 1) through a = w/(1+w),
     w > 0, and at each exact end."""
     for al in alphas:
-        with rec.deciding(n=1, alpha=al, kind=BOUNDED, method="the 1x1 matrices G'_1 and G_1, exactly",
-                          covers="det G'_1 and det G_1 > 0") as dec:
+        with rec.deciding(
+            n=1,
+            alpha=al,
+            kind=BOUNDED,
+            method="the 1x1 matrices G'_1 and G_1, exactly",
+            covers="det G'_1 and det G_1 > 0",
+        ) as dec:
             entry = g_entry(sp.Integer(0), True)
             if al == SYMBOLIC:
                 det_g = sp.factor(sp.simplify(entry.subs(a, W / (1 + W))))
@@ -526,7 +541,11 @@ def det_g_prime(
     # all n: solve the recurrence, compare with the claimed exponent for symbolic m
     solved, how = det_gprime_solved()
     with rec.deciding(
-        n=None, alpha=SYMBOLIC, kind=ALL_N, method="recurrence of the proof solved by rsolve", covers="det G'_m",
+        n=None,
+        alpha=SYMBOLIC,
+        kind=ALL_N,
+        method="recurrence of the proof solved by rsolve",
+        covers="det G'_m",
         n_from=2,  # rsolve from the base d_2
     ) as dec:
         same = _claim_equals(solved, lambda m: (1 - a**2) ** exponent(m))
@@ -542,8 +561,12 @@ def det_g_prime(
                 )
     # det G > 0 for all m: G's own entries, divided by G''s, give the column scales; det G = det G' x their product
     with rec.deciding(
-        n=None, alpha=SYMBOLIC, kind=ALL_N, method="column scales read off G's entries (sympy), times the solved "
-        "det G'_m, sign at symbolic m", covers="det G_m > 0", n_from=2,  # two boundary columns: s_b^2 s_i^(m-2)
+        n=None,
+        alpha=SYMBOLIC,
+        kind=ALL_N,
+        method="column scales read off G's entries (sympy), times the solved det G'_m, sign at symbolic m",
+        covers="det G_m > 0",
+        n_from=2,  # two boundary columns: s_b^2 s_i^(m-2)
     ) as dec:
         bad = det_g_sign_failure(solved, g_entry, positive)
         if bad and bad.startswith("undecided"):
@@ -552,8 +575,12 @@ def det_g_prime(
             dec.counterexample(bad)
     display = printed("gs2010", "lemma1.text").values[1]
     with rec.deciding(
-        n=None, alpha=SYMBOLIC, kind=ALL_N, method="column scales read off G's entries (sympy), symbolic size m",
-        covers=f"the proof's display {display}", n_from=2,  # the display's ((1+a)/(1-a))^(m-2): two boundary columns
+        n=None,
+        alpha=SYMBOLIC,
+        kind=ALL_N,
+        method="column scales read off G's entries (sympy), symbolic size m",
+        covers=f"the proof's display {display}",
+        n_from=2,  # the display's ((1+a)/(1-a))^(m-2): two boundary columns
     ) as dec:
         scales = column_scales(g_entry)
         if scales is None:
@@ -566,8 +593,13 @@ def det_g_prime(
                 )
     for e in ends:  # the printed ends of alpha in [0, 1], every size
         with rec.deciding(
-            n=None, alpha=e, kind=ALL_N, method="the printed boundary: det G_m = d_m s_b^2 s_i^(m-2) at this alpha "
-            "(sympy, sizes m = 2 and m = 3 + q)", covers="det G_m > 0", n_from=2,
+            n=None,
+            alpha=e,
+            kind=ALL_N,
+            method="the printed boundary: det G_m = d_m s_b^2 s_i^(m-2) at this alpha "
+            "(sympy, sizes m = 2 and m = 3 + q)",
+            covers="det G_m > 0",
+            n_from=2,
         ) as dec:
             bad = det_g_at_end(solved, g_entry, e, positive)
             if bad and bad.startswith("undecided"):

@@ -262,7 +262,6 @@ def _thm61_corrected_every_remap(ctx: Context) -> Findings:
     return restrict("grs2009.thm6.1.corrected", found)
 
 
-
 @false_variant("grs2009.ex2.1.corrected", "constant", "alpha in [0, 1): (1-alpha)/(2+alpha) alpha^|z| is a pmf")
 def _ex21_corrected_constant(ctx: Context) -> Findings:
     from proofs.assertions import grs2009 as ga

@@ -344,8 +344,9 @@ def _wrong_bound(ctx: Context) -> Findings:
 
 @false_variant("grs2011.sec2.2.legal", "direction", "the negated mean error -|j - i| is legal")
 def _legal_negated(ctx: Context) -> Findings:
-    return example_losses_legal(ctx, losses=lambda n: {"-|j - i|": [[-abs(j - i) for j in range(n + 1)]
-                                                                    for i in range(n + 1)]})
+    return example_losses_legal(
+        ctx, losses=lambda n: {"-|j - i|": [[-abs(j - i) for j in range(n + 1)] for i in range(n + 1)]}
+    )
 
 
 @false_variant("grs2011.sec3.composition", "exponent", "a answers degrade alpha-DP to alpha^(a+1)")
@@ -365,8 +366,9 @@ def _binding_other(ctx: Context) -> Findings:
 
 @false_variant("grs2011.lemma5.9.first-row", "object", "r_1 is the first row for prior (7/10, 1/20, 1/4), loss |j - i|")
 def _first_row_other(ctx: Context) -> Findings:
-    user = BayesianUser.of([F(7, 10), F(1, 20), F(1, 4)],
-                           Loss.from_matrix([[abs(j - i) for j in range(3)] for i in range(3)]))
+    user = BayesianUser.of(
+        [F(7, 10), F(1, 20), F(1, 4)], Loss.from_matrix([[abs(j - i) for j in range(3)] for i in range(3)])
+    )
     return lemma_5_9_first_row(ctx, user=user)
 
 

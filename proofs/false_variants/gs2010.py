@@ -235,12 +235,19 @@ def _case2_wrong_bound(ctx: Context) -> Findings:
 
 #: A second optimal, non-derivable mechanism: loss |i - r|, S = {0, 2}, n = 3, alpha = 1/2 (three-term at rows 0-2,
 #: column 0 is -3/16).
-OPT_M_02 = [[F(3, 4), F(0), F(1, 4), F(0)], [F(1, 2), F(0), F(1, 2), F(0)],
-            [F(1, 4), F(0), F(3, 4), F(0)], [F(1, 2), F(0), F(1, 2), F(0)]]
+OPT_M_02 = [
+    [F(3, 4), F(0), F(1, 4), F(0)],
+    [F(1, 2), F(0), F(1, 2), F(0)],
+    [F(1, 4), F(0), F(3, 4), F(0)],
+    [F(1, 2), F(0), F(1, 2), F(0)],
+]
 
 
-@false_variant("gs2010.sec4.2.optimal-derivable", "object",
-               "every optimal mechanism of the consumer |i - r|, S = {0, 2} derives from G_{3,1/2}")
+@false_variant(
+    "gs2010.sec4.2.optimal-derivable",
+    "object",
+    "every optimal mechanism of the consumer |i - r|, S = {0, 2} derives from G_{3,1/2}",
+)
 def _optimal_other_consumer(ctx: Context) -> Findings:
     return optimal_not_derivable(ctx, m=OPT_M_02, side_information=(0, 2))
 

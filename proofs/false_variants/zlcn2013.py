@@ -259,7 +259,6 @@ def _invertible_boundary(ctx: Context) -> Findings:
     return za.m_invertible(ctx, boundary=sp.Integer(0), n_max=3)
 
 
-
 @false_variant("zlcn2013.sec4.2.legal", "hypothesis", "Phi is legal without the conditions on 1 - beta1, 1 - beta2")
 def _step_function_without_complement(ctx: Context) -> Findings:
     from proofs.assertions import zlcn2013 as z

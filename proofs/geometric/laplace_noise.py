@@ -30,4 +30,3 @@ def laplace_cell(lo: sp.Expr, hi: sp.Expr, side: int) -> sp.Expr:
     anti = laplace_antiderivative(side)
     val = sp.simplify(anti.subs(T, hi) - anti.subs(T, lo)).subs(EPS, sp.log(1 / a))
     return sp.simplify(sp.powsimp(sp.expand_log(sp.expand_power_exp(sp.simplify(val)), force=True), force=True))
-

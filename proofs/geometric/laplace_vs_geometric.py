@@ -155,8 +155,9 @@ def laplace_vs_geometric(
     return rec
 
 
-def sec61_at_ends(rec: Findings, geometric_loss: Callable[[sp.Expr], sp.Expr],
-                  laplace_loss: Callable[[sp.Expr], sp.Expr]) -> None:
+def sec61_at_ends(
+    rec: Findings, geometric_loss: Callable[[sp.Expr], sp.Expr], laplace_loss: Callable[[sp.Expr], sp.Expr]
+) -> None:
     """grs2009 Section 6.1 at the printed ends alpha = 0 and 1 (Section 2.1: alpha in [0, 1], alpha = e^-epsilon):
     one ALL_N instance (n = 1 is the claim's only n) per (end, mechanism), the printed loss at that end
     (``geometric_loss``, ``laplace_loss``: the printed formulas or a false variant) against the loss of the object
@@ -179,21 +180,42 @@ def sec61_at_ends(rec: Findings, geometric_loss: Callable[[sp.Expr], sp.Expr],
     lap1 = sp.simplify(lap_density(sp.Integer(1), T))
     lap0 = lap_density(sp.Integer(0), sp.Integer(1))
     cases = [
-        (0, "geometric", geometric_loss, geo0_loss if tail0 == 0 else None,
-         f"the geometric pmf at alpha = 0 is the point mass at 0 (pmf at -1, 0, 1: {list(geo0.values())}, 0 beyond), "
-         "the identity: the remap never errs, and no mechanism loses less than 0"),
-        (0, "Laplace", laplace_loss, None,
-         f"epsilon = ln(1/alpha) = ln(1/0) is no real number (sympy: {sp.log(1 / sp.Integer(0))}) and the density "
-         f"epsilon/2 e^(-epsilon |t|) at t = 1 is {lap0}: there is no Laplace mechanism at alpha = 0, so its stated "
-         "expected loss is the loss of an undefined mechanism (sqrt(alpha)/2 -> 0 is a limit as alpha -> 0+, not a "
-         "value at alpha = 0)"),
-        (1, "geometric", geometric_loss, 2 * half * geo1,
-         f"the pmf (1 - 1)/(1 + 1) 1^|z| is {geo1} for every integer z: the geometric mechanism is no distribution "
-         "(rows sum to 0) and every remap of it has loss (1) equal to 0 (an alpha = 1 mechanism on {0, 1} that is a "
-         "distribution has equal rows and loses exactly 1/2)"),
-        (1, "Laplace", laplace_loss, 2 * half * lap1,
-         f"epsilon = ln(1/1) = 0 and the density epsilon/2 e^(-epsilon |t|) is {lap1} for every t: the Laplace "
-         "mechanism is no distribution and every remap of it has loss 1/2 int min(f0, f1) = 0"),
+        (
+            0,
+            "geometric",
+            geometric_loss,
+            geo0_loss if tail0 == 0 else None,
+            f"the geometric pmf at alpha = 0 is the point mass at 0 (pmf at -1, 0, 1: {list(geo0.values())}, 0 "
+            f"beyond), "
+            "the identity: the remap never errs, and no mechanism loses less than 0",
+        ),
+        (
+            0,
+            "Laplace",
+            laplace_loss,
+            None,
+            f"epsilon = ln(1/alpha) = ln(1/0) is no real number (sympy: {sp.log(1 / sp.Integer(0))}) and the density "
+            f"epsilon/2 e^(-epsilon |t|) at t = 1 is {lap0}: there is no Laplace mechanism at alpha = 0, so its stated "
+            "expected loss is the loss of an undefined mechanism (sqrt(alpha)/2 -> 0 is a limit as alpha -> 0+, not a "
+            "value at alpha = 0)",
+        ),
+        (
+            1,
+            "geometric",
+            geometric_loss,
+            2 * half * geo1,
+            f"the pmf (1 - 1)/(1 + 1) 1^|z| is {geo1} for every integer z: the geometric mechanism is no distribution "
+            "(rows sum to 0) and every remap of it has loss (1) equal to 0 (an alpha = 1 mechanism on {0, 1} that is a "
+            "distribution has equal rows and loses exactly 1/2)",
+        ),
+        (
+            1,
+            "Laplace",
+            laplace_loss,
+            2 * half * lap1,
+            f"epsilon = ln(1/1) = 0 and the density epsilon/2 e^(-epsilon |t|) is {lap1} for every t: the Laplace "
+            "mechanism is no distribution and every remap of it has loss 1/2 int min(f0, f1) = 0",
+        ),
     ]
     for end, name, formula, exact, why in cases:
         claimed = sp.simplify(formula(sp.Integer(end)))

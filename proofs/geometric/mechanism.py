@@ -111,9 +111,7 @@ def _decide(claim: str, parts: list[Part], bounded: Callable[[Findings], None] |
     ``bounded`` adds the exact cross-check of the library, one instance per (n, alpha)."""
     rec = Findings(claim)
     for k, (ok, msg) in enumerate(parts):
-        rec.decide(
-            ok, msg, n=None, alpha=SYMBOLIC_ALPHA, kind=ALL_N, method="sympy identity over a case split", part=k
-        )
+        rec.decide(ok, msg, n=None, alpha=SYMBOLIC_ALPHA, kind=ALL_N, method="sympy identity over a case split", part=k)
         if ok:
             rec.value(**{f"case{k}": msg})
     rec.note("symbolic identities in alpha over a finite case split of the integer parameters")
@@ -283,8 +281,14 @@ def truncated_at_ends(
     for e in ends:
         entry = END_MECHANISMS[e]
         for n in ns:
-            with rec.deciding(n=n, alpha=e, kind=BOUNDED, method="exact matrices at the end",
-                              covers="the stated probabilities against the remapped end mechanism") as d:
+            with rec.deciding(
+                n=n,
+                alpha=e,
+                kind=BOUNDED,
+                method="exact matrices at the end",
+                covers="the stated probabilities against the remapped end mechanism",
+            ) as d:
+
                 def at(i: int, j: int, n=n, e=e) -> Fraction:
                     col = "first" if j == 0 else "last" if j == n else sp.Integer(j)
                     v = stated(sp.Integer(i), col, sp.Integer(n))
@@ -295,8 +299,15 @@ def truncated_at_ends(
                 clamp = deterministic_remap([min(max(r, 0), n) for r in window], n + 1)
                 remapped = compose(built(entry, n, window), clamp)
                 bad_row = next((i for i in range(n + 1) if sum(t[i]) != 1), None)
-                bad_dp = next(((i, j) for i in range(n) for j in range(n + 1)
-                               if not (in_band(t[i][j], t[i + 1][j], e) and in_band(t[i + 1][j], t[i][j], e))), None)
+                bad_dp = next(
+                    (
+                        (i, j)
+                        for i in range(n)
+                        for j in range(n + 1)
+                        if not (in_band(t[i][j], t[i + 1][j], e) and in_band(t[i + 1][j], t[i][j], e))
+                    ),
+                    None,
+                )
                 if bad_row is not None:
                     d.counterexample(f"n={n}, alpha={e}: the stated row {bad_row} sums to {sum(t[bad_row])}")
                 elif bad_dp is not None:

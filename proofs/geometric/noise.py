@@ -16,4 +16,3 @@ def geometric_pmf(delta: sp.Expr) -> sp.Expr:
 def tail(lo: sp.Expr) -> sp.Expr:
     """Pr[Delta >= lo] for lo >= 1 (a symbolic non-negative shift allowed): sum of the pmf, closed form."""
     return below_one(sp.summation(((1 - a) / (1 + a) * a**k).subs(k, k + lo), (k, 0, sp.oo)))
-

@@ -259,8 +259,8 @@ def post_processing_at_ends(
                     n=n,
                     alpha=end,
                     kind=BOUNDED,
-                    method=f"the printed boundary alpha = {end}: exact expected loss (udpm.core.users) of the mechanism "
-                    "as a matrix on N",
+                    method=f"the printed boundary alpha = {end}: exact expected loss (udpm.core.users) of the "
+                    "mechanism as a matrix on N",
                     covers=f"{what_mech}; the example's user and the 0/n remap",
                     part=what,
                 ) as dec:

@@ -211,8 +211,12 @@ def laplace_at_one(rec: Findings, factor: Callable[[sp.Expr], sp.Expr] = _printe
                 f"alpha = 1: Pr[Delta' = 0] = {lap_zero} (the Laplace mass on [-1/2, 1/2]) and Pr[Delta = 0] = "
                 f"{geo_zero} ((1 - 1)/(1 + 1) 1^0): Delta' is not less likely to be 0 than Delta"
             )
-    rec.value(**{"at alpha = 1": f"epsilon = {eps_at_one}, Laplace total mass {mass}, Pr[Delta'=0] = {lap_zero}, "
-                 f"Pr[Delta=0] = {geo_zero}, printed factor {f_one}"})
+    rec.value(
+        **{
+            "at alpha = 1": f"epsilon = {eps_at_one}, Laplace total mass {mass}, Pr[Delta'=0] = {lap_zero}, "
+            f"Pr[Delta=0] = {geo_zero}, printed factor {f_one}"
+        }
+    )
     rec.note(
         "the printed end alpha = 1 of (0, 1] is refuted: epsilon = ln(1/1) = 0, the Laplace density epsilon/2 "
         "e^(-epsilon |t|) is 0 for every t (total mass 0), so the ln(1/alpha)-Laplace mechanism does not exist there, "
@@ -251,4 +255,3 @@ def decide_gap(expr: sp.Expr, s: sp.Symbol, timeout: float) -> tuple[bool, str]:
     premises = [sv > 0, sv < 1]
     witness = premise_witness(premises, timeout, "0 < sqrt(alpha) < 1")
     return decide([*premises, to_z3(num) * to_z3(den) <= 0], timeout).unsat, f"s = {witness['s']}"
-

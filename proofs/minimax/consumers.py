@@ -370,7 +370,8 @@ def oblivious_suffices(ctx: Context, alpha_claimed: Fraction | None = None) -> F
     rec.value(database_spaces=len(spaces))
     rec.certificate = certificate_of({"database spaces": len(spaces)}, certs)
     rec.note(
-        "all n: the averaging argument of proofs.databases.averaging (degrees, edge count, Farkas multipliers 1/|E|, and "
+        "all n: the averaging argument of proofs.databases.averaging (degrees, edge count, Farkas multipliers "
+        "1/|E|, and "
         "(5)'s loss step: max over S of class means <= max over S of class maxima), for every non-empty S; S empty "
         "makes (5) a maximum over nothing, the same for every mechanism, so any oblivious mechanism is optimal; "
         "bounded per (D^n, predicate, alpha): the Farkas multipliers per space, for every mechanism; sampled: drawn "

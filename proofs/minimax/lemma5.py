@@ -128,8 +128,10 @@ def settle_pattern(ob: Obligation, symbols: tuple, timeout_s: float, witnesses: 
     if violating or pattern_holds(a_col, b_col, (gap,)) is not None:
         raise ValueError(f"{ob.name}: the solver's model does not re-check by enumeration")
     shown = " ".join("A" if x and not y else "B" if y and not x else "AB" if x else "-" for x, y in zip(a_col, b_col))
-    return (f"{ob.name} fails: columns {shown} (A: alpha x_ic = x_(i+1)c, B: x_ic = alpha x_(i+1)c, -: neither) "
-            f"have no violating pair and no c1 with c2 = c1 + {gap}")
+    return (
+        f"{ob.name} fails: columns {shown} (A: alpha x_ic = x_(i+1)c, B: x_ic = alpha x_(i+1)c, -: neither) "
+        f"have no violating pair and no c1 with c2 = c1 + {gap}"
+    )
 
 
 def _decide(rec: Findings, part: str, covers: str, check: Callable[[], str | None]) -> bool:
@@ -156,15 +158,30 @@ def lemma5_all_n(rec: Findings, ctx: Context, variant: Variant = PROOF) -> bool:
 
             privacy = [inside_block(case), small_delta_exists(case), boundary(case, variant)]
             parts += [
-                (f"{where}: alpha-DP", "every alpha-DP x with a violating pair at rows i, i+1; delta in [0, 1] "
-                 "between changed rows, delta = the explicit bound at rows i, i+1", run(privacy)),
-                (f"{where}: L does not increase", "every monotone loss, every side information S, every changed row",
-                 run([row_loss(case, variant)])),
-                (f"{where}: L' strictly decreases", "every alpha-DP x with a violating pair at rows i, i+1",
-                 run([lprime_row(case, variant), lprime_strict(case, variant)])),
+                (
+                    f"{where}: alpha-DP",
+                    "every alpha-DP x with a violating pair at rows i, i+1; delta in [0, 1] "
+                    "between changed rows, delta = the explicit bound at rows i, i+1",
+                    run(privacy),
+                ),
+                (
+                    f"{where}: L does not increase",
+                    "every monotone loss, every side information S, every changed row",
+                    run([row_loss(case, variant)]),
+                ),
+                (
+                    f"{where}: L' strictly decreases",
+                    "every alpha-DP x with a violating pair at rows i, i+1",
+                    run([lprime_row(case, variant), lprime_strict(case, variant)]),
+                ),
             ]
-        parts.append(("L and L' over all rows", "any number of rows, every S",
-                      lambda: next((c for ob in over_rows() if (c := settle(ob, t, witnesses)) is not None), None)))
+        parts.append(
+            (
+                "L and L' over all rows",
+                "any number of rows, every S",
+                lambda: next((c for ob in over_rows() if (c := settle(ob, t, witnesses)) is not None), None),
+            )
+        )
 
         def step3() -> str | None:
             cex = settle(tight_or_strict(), t, witnesses)
@@ -194,8 +211,10 @@ def lemma5_all_n(rec: Findings, ctx: Context, variant: Variant = PROOF) -> bool:
 # --- the printed proof, as printed -------------------------------------------------------------------
 
 PRINTED_CHAIN = "for m in {j,k}, y_{i,m} > x_{i,m} > alpha x_{i+1,m} = y_{i+1,m}"
-PRINTED_DELTA = ("alpha y_{i,j} = alpha(x_{i,j} + delta x_{i,k}) < x_{i+1,j} = y_{i+1,j} and "
-                 "alpha y_{i,k} = alpha(1 - delta) x_{i,k} < x_{i+1,k} = y_{i+1,k}")
+PRINTED_DELTA = (
+    "alpha y_{i,j} = alpha(x_{i,j} + delta x_{i,k}) < x_{i+1,j} = y_{i+1,j} and "
+    "alpha y_{i,k} = alpha(1 - delta) x_{i,k} < x_{i+1,k} = y_{i+1,k}"
+)
 PRINTED_CASE2 = "For i >= i' set y_{i',k} <- x_{i',k} + delta x_{i',j} and y_{i',j} <- (1-delta) x_{i',j}"
 
 
@@ -251,8 +270,11 @@ def printed_steps(rec: Findings, timeout_s: float) -> None:
             "premise alpha x_{i+1,k} < x_{i,k})",
             "false claim",
             "as printed the chain fails"
-            + (f" for m = k at {chain['k']} (y_(i,k) = (1-delta) x_(i,k) < x_(i,k) for every delta > 0)"
-               if chain["k"] else "")
+            + (
+                f" for m = k at {chain['k']} (y_(i,k) = (1-delta) x_(i,k) < x_(i,k) for every delta > 0)"
+                if chain["k"]
+                else ""
+            )
             + (f"; for m = j at {chain['j']} (x_(i,j) = alpha x_(i+1,j) is allowed)" if chain["j"] else "")
             + "; the corrected step (explicit delta) is proved in part 'case 1 ...: alpha-DP'",
         )
@@ -326,14 +348,20 @@ def lemma5_at_ends(rec: Findings, flip: bool = False, build: Callable = end_mech
     for a in (Fraction(0), Fraction(1)):
         for n in END_SIZES:
             with rec.deciding(
-                n=n, alpha=a, kind=BOUNDED, method="the printed boundary: the pattern on the built optimal mechanism "
-                "(0: the identity; 1: equal symbolic rows), exact", covers="every monotone loss and every S",
+                n=n,
+                alpha=a,
+                kind=BOUNDED,
+                method="the printed boundary: the pattern on the built optimal mechanism "
+                "(0: the identity; 1: equal symbolic rows), exact",
+                covers="every monotone loss and every S",
             ) as d:
                 x = build(n, a)
                 bad = adjacent_row_violation(x, a, flip)
                 if bad:
-                    d.counterexample(f"n={n}, alpha={a}: the optimal {linalg.fmt_matrix(x) if a == 0 else 'mechanism'}"
-                                     f" breaks the pattern: {bad}")
+                    d.counterexample(
+                        f"n={n}, alpha={a}: the optimal {linalg.fmt_matrix(x) if a == 0 else 'mechanism'}"
+                        f" breaks the pattern: {bad}"
+                    )
 
 
 def end_regions(a: Fraction) -> list[tuple[str, bool, tuple[object, object]]]:
@@ -344,8 +372,12 @@ def end_regions(a: Fraction) -> list[tuple[str, bool, tuple[object, object]]]:
         q = sp.Symbol("q_j", nonnegative=True)
         return [("every column j", False, (q, q))]
     zero, one = Fraction(0), Fraction(1)
-    return [("j < i", False, (zero, zero)), ("j = i", True, (one, zero)), ("j = i+1", True, (zero, one)),
-            ("j > i+1", False, (zero, zero))]
+    return [
+        ("j < i", False, (zero, zero)),
+        ("j = i", True, (one, zero)),
+        ("j = i+1", True, (zero, one)),
+        ("j > i+1", False, (zero, zero)),
+    ]
 
 
 def pattern_gap(a: Fraction, flip: bool = False) -> str | None:
@@ -375,9 +407,12 @@ def lemma5_end_all_n(rec: Findings, flip: bool = False) -> None:
     :func:`end_mechanism`; a failure is re-checked on the built mechanism at n = 3 (exact)."""
     for a in (Fraction(0), Fraction(1)):
         with rec.deciding(
-            n=None, alpha=a, kind=ALL_N, method="the printed boundary: the pattern on the optimal mechanism's column "
-            "regions (0: the identity; 1: equal rows), exact", covers="every n, every adjacent row pair, every "
-            "monotone loss and every S",
+            n=None,
+            alpha=a,
+            kind=ALL_N,
+            method="the printed boundary: the pattern on the optimal mechanism's column "
+            "regions (0: the identity; 1: equal rows), exact",
+            covers="every n, every adjacent row pair, every monotone loss and every S",
         ) as d:
             bad = pattern_gap(a, flip)
             if bad:

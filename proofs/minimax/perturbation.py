@@ -18,7 +18,6 @@ column predicates and a symbolic number of columns (:func:`pattern_step`).
 going through the same obligations.
 """
 
-
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -152,7 +151,9 @@ def inside_block(case: Case) -> Obligation:
     yu, yv = moved(*u, d, case.toward), moved(*v, d, case.toward)
     premises = (*rng, *(t >= 0 for t in (*u, *v)), *dp(a, u[0], v[0]), *dp(a, u[1], v[1]), d >= 0, d <= 1)
     conclusion = z3.And(
-        *(t >= 0 for t in (*yu, *yv)), yu[0] + yu[1] == u[0] + u[1], yv[0] + yv[1] == v[0] + v[1],
+        *(t >= 0 for t in (*yu, *yv)),
+        yu[0] + yu[1] == u[0] + u[1],
+        yv[0] + yv[1] == v[0] + v[1],
         *boundary_dp(a, yu, yv),
     )
     return Obligation(f"{case.name}: privacy between two changed rows", premises, conclusion)
@@ -226,8 +227,11 @@ def lprime_row(case: Case, variant: Variant) -> Obligation:
     (r, _, j, k), pos = positions(case, variant)
     xj, xk, d = z3.Reals("x_r_j x_r_k delta")
     premises = (*pos, xj >= 0, xk >= 0, d >= 0, d <= 1)
-    return Obligation(f"{case.name}: each changed row's L' does not increase", premises,
-                      _lprime_change(r, j, k, xj, xk, d, case.toward) <= 0)
+    return Obligation(
+        f"{case.name}: each changed row's L' does not increase",
+        premises,
+        _lprime_change(r, j, k, xj, xk, d, case.toward) <= 0,
+    )
 
 
 def lprime_strict(case: Case, variant: Variant) -> Obligation:
@@ -250,8 +254,9 @@ def lprime_strict(case: Case, variant: Variant) -> Obligation:
         w = i + 1
         premises = [*rng, *pos, xij >= 0, xi1k >= 0, a * xij < xi1j, d > 0, d <= 1]
         change = _lprime_change(w, j, k, xi1j, xi1k, d, case.toward)
-    return Obligation(f"{case.name}: one changed row's L' strictly decreases", tuple(premises),
-                      z3.And(w >= 0, change < 0))
+    return Obligation(
+        f"{case.name}: one changed row's L' strictly decreases", tuple(premises), z3.And(w >= 0, change < 0)
+    )
 
 
 def over_rows() -> list[Obligation]:
@@ -260,8 +265,9 @@ def over_rows() -> list[Obligation]:
     mx, my, a, b, s, t = z3.Reals("M_x M_y a b D t")
     return [
         Obligation("L over S: base (first row of S)", (b <= a,), b <= a),
-        Obligation("L over S: step (one more row of S)", (my <= mx, b <= a),
-                   z3.If(my >= b, my, b) <= z3.If(mx >= a, mx, a)),
+        Obligation(
+            "L over S: step (one more row of S)", (my <= mx, b <= a), z3.If(my >= b, my, b) <= z3.If(mx >= a, mx, a)
+        ),
         Obligation("L': step, a row that does not increase", (s <= 0, t <= 0), s + t <= 0),
         Obligation("L': step, the row that decreases", (s <= 0, t < 0), s + t < 0),
         Obligation("L': step after a decrease", (s < 0, t <= 0), s + t < 0),
@@ -275,8 +281,11 @@ def tight_or_strict() -> Obligation:
     """For an alpha-DP pair of entries, 'not tight' is the strict inequality of a violating pair."""
     a, rng = _alpha()
     u, v = z3.Reals("x_i_c x_i1_c")
-    return Obligation("DP entries: tight or strict", (*rng, u >= 0, v >= 0, *dp(a, u, v)),
-                      z3.And(z3.Or(a * u == v, a * u < v), z3.Or(u == a * v, a * v < u)))
+    return Obligation(
+        "DP entries: tight or strict",
+        (*rng, u >= 0, v >= 0, *dp(a, u, v)),
+        z3.And(z3.Or(a * u == v, a * u < v), z3.Or(u == a * v, a * v < u)),
+    )
 
 
 def pattern_step(gap: int = 2) -> tuple[Obligation, tuple]:
@@ -287,7 +296,9 @@ def pattern_step(gap: int = 2) -> tuple[Obligation, tuple]:
     B = z3.Function("B", z3.IntSort(), z3.BoolSort())
     m, p, c, j, k, u = z3.Ints("m p c j k u")
     premises = (
-        m >= 1, 0 <= p, p <= m,
+        m >= 1,
+        0 <= p,
+        p <= m,
         z3.ForAll([c], z3.Implies(z3.And(0 <= c, c < p), A(c))),
         z3.Implies(p < m, z3.Not(A(p))),
         z3.ForAll([j, k], z3.Implies(z3.And(0 <= j, j < k, k < m), z3.Or(A(j), B(k)))),
@@ -305,6 +316,6 @@ def pattern_holds(a_col: Sequence[bool], b_col: Sequence[bool], gaps: Sequence[i
     m = len(a_col)
     for c1 in range(-1, m):
         for g in gaps:
-            if all(a_col[: c1 + 1]) and all(b_col[c1 + g:]):
+            if all(a_col[: c1 + 1]) and all(b_col[c1 + g :]):
                 return c1
     return None

@@ -40,8 +40,11 @@ def algorithm1_at_boundary(rec: Findings, stages=boundary_stages) -> None:
     for n in (1, 2, 3):
         for chain in CHAINS:
             with rec.deciding(
-                n=n, alpha=_label(chain), kind=BOUNDED, method="the printed boundary alpha in [0, 1]: exact stages "
-                "and joint release (Definition 4 at 0 and 1)", covers="every level's marginal"
+                n=n,
+                alpha=_label(chain),
+                kind=BOUNDED,
+                method="the printed boundary alpha in [0, 1]: exact stages and joint release (Definition 4 at 0 and 1)",
+                covers="every level's marginal",
             ) as d:
                 ts = stages(n, chain)
                 neg = [(i, r) for i, t in enumerate(ts) for r in t if min(r) < 0 or sum(r) != 1]
@@ -50,11 +53,14 @@ def algorithm1_at_boundary(rec: Findings, stages=boundary_stages) -> None:
                     continue
                 joint = joint_release(n, chain, stages)
                 for lvl, a in enumerate(chain):
-                    marg = [[sum((p for path, p in joint[r].items() if path[lvl] == o), F(0)) for o in range(n + 1)]
-                            for r in range(n + 1)]  # every output 0..n, also those of probability 0
+                    marg = [
+                        [sum((p for path, p in joint[r].items() if path[lvl] == o), F(0)) for o in range(n + 1)]
+                        for r in range(n + 1)
+                    ]  # every output 0..n, also those of probability 0
                     if marg != definition4(n + 1, a):
-                        d.counterexample(f"n = {n}, {_label(chain)}: r_{lvl + 1} ~ {linalg.fmt_matrix(marg)}, "
-                                         f"not G_(n,{a})")
+                        d.counterexample(
+                            f"n = {n}, {_label(chain)}: r_{lvl + 1} ~ {linalg.fmt_matrix(marg)}, not G_(n,{a})"
+                        )
                         break
 
 
@@ -90,9 +96,12 @@ def lemma4_at_boundary(rec: Findings, level=lambda chain, coal: chain[coal[0]], 
             for size in range(1, len(chain) + 1):
                 for coal in itertools.combinations(range(len(chain)), size):
                     with rec.deciding(
-                        n=n, alpha=_label(chain), kind=BOUNDED, method="the printed boundary alpha in [0, 1]: exact "
-                        "joint release of the coalition", covers="DP level, tightness and derivability from "
-                        "G_(alpha_(c1))", coalition=",".join(str(c + 1) for c in coal)
+                        n=n,
+                        alpha=_label(chain),
+                        kind=BOUNDED,
+                        method="the printed boundary alpha in [0, 1]: exact joint release of the coalition",
+                        covers="DP level, tightness and derivability from G_(alpha_(c1))",
+                        coalition=",".join(str(c + 1) for c in coal),
                     ) as d:
                         mat = coalition_matrix(joint, list(coal), n)[1]
                         bad = coalition_failure(n, chain, coal, mat, level(chain, coal))

@@ -196,8 +196,10 @@ def symbolic_stage_failure(n: int, order: Callable[[Sequence[Fraction]], Sequenc
             if env is None:
                 return f"undecided: T_{i + 2}[{r}][{c}] = {sp.factor(e)} has no sign certificate and no negative point"
             lv = ", ".join(f"alpha_{k + 1} = {sp.nsimplify(v.subs(env))}" for k, v in enumerate(levels))
-            return (f"n={n}, {lv}: T_{i + 2}[{r}][{c}] = {e.subs(env)} < 0, so Lemma 3's stage "
-                    f"G_(alpha_{i + 1})^-1 G_(alpha_{i + 2}) is not a mechanism")
+            return (
+                f"n={n}, {lv}: T_{i + 2}[{r}][{c}] = {e.subs(env)} < 0, so Lemma 3's stage "
+                f"G_(alpha_{i + 1})^-1 G_(alpha_{i + 2}) is not a mechanism"
+            )
     return None
 
 

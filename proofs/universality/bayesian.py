@@ -261,7 +261,7 @@ def decide_every_user(
 def every_user_instance(
     claim: str, ctx: Context, mechs_of: Callable[[int, F], list[tuple[str, Matrix]]], n: int, a: F, users: str = LEGAL
 ) -> Findings:
-    """decide_every_user at one (n, alpha), as its own findings (one task of the claim's plan). 
+    """decide_every_user at one (n, alpha), as its own findings (one task of the claim's plan).
     udpm.auditing.every_user
     caches T(n, alpha) per process and reports its SMT queries again on a hit, so the record is the same in a
     serial run as on a fresh worker."""
@@ -377,7 +377,8 @@ DEFAULT_MECHANISMS: dict[str, Callable[[int, F], list[tuple[str, Matrix]]]] = {
 
 @checks("grs2011.cor3.3", plan=every_user_plan("grs2011.cor3.3", cor33_mechanisms))
 def geometric_universal(
-    ctx: Context, mechanisms: Callable[[int, F], list[tuple[str, Matrix]]] = cor33_mechanisms,
+    ctx: Context,
+    mechanisms: Callable[[int, F], list[tuple[str, Matrix]]] = cor33_mechanisms,
     users: str = LEGAL,
 ) -> Findings:
     """grs2011 Corollary 3.3: the alpha-geometric and truncated alpha-geometric mechanisms are universally
@@ -389,7 +390,8 @@ def geometric_universal(
 
 @checks("grs2011.lemma5.11", plan=every_user_plan("grs2011.lemma5.11", mechanisms_with_remap_to_t))
 def remap_to_t_universal(
-    ctx: Context, mechanisms: Callable[[int, F], list[tuple[str, Matrix]]] = mechanisms_with_remap_to_t,
+    ctx: Context,
+    mechanisms: Callable[[int, F], list[tuple[str, Matrix]]] = mechanisms_with_remap_to_t,
     users: str = LEGAL,
 ) -> Findings:
     """grs2011 Lemma 5.11: if Y o X = T then X is universally utility-maximizing, for ALL priors (zeros allowed)
@@ -412,7 +414,8 @@ def sided_loss_probe(ctx: Context) -> tuple[str | None, list[tuple[int, F]]]:
 
 @checks("grs2009.thm3.1", plan=every_user_plan("grs2009.thm3.1", cor33_mechanisms))
 def geometric_minimizes_every_loss(
-    ctx: Context, mechanisms: Callable[[int, F], list[tuple[str, Matrix]]] = cor33_mechanisms,
+    ctx: Context,
+    mechanisms: Callable[[int, F], list[tuple[str, Matrix]]] = cor33_mechanisms,
     users: str = LEGAL,
 ) -> Findings:
     """grs2009 Theorem 3.1: y^u o x^G minimizes u's expected loss over all oblivious alpha-DP mechanisms with

@@ -419,8 +419,10 @@ def permutations_of_t(
     rec = range_n_scan(ctx, "grs2011.cor3.4", witness_gamma, claimed)
     decide_alpha_one(rec, ctx, ALPHA_ONE_CANDIDATE, 3 if ctx.quick else 4)
     range_n_uniqueness_at_zero(
-        rec, ctx, "every range-N mechanism X optimal for every user after its best remap: X = pi o T with T(n, 0) = I "
-        "under both readings (0^0 = 1)"
+        rec,
+        ctx,
+        "every range-N mechanism X optimal for every user after its best remap: X = pi o T with T(n, 0) = I "
+        "under both readings (0^0 = 1)",
     )
     rec.value(
         corrected_statement="alpha in [0, 1) instead of [0, 1]; at alpha = 1 every 1-DP mechanism (equal rows) "
@@ -441,8 +443,13 @@ def conclusion_x_g(rec: Findings, ns: range = range(1, 4), alphas: Sequence[F] =
     and so has every p o x; x^G puts (1 - alpha)/(1 + alpha) alpha^(i+1) > 0 on the output -1 in row i."""
     for n in ns:
         for al in alphas:
-            with rec.deciding(n=n, alpha=al, kind=BOUNDED, method="exact: the output -1 of x^G",
-                              covers="the printed conclusion p o x = x^G, for x = T(n, alpha)") as d:
+            with rec.deciding(
+                n=n,
+                alpha=al,
+                kind=BOUNDED,
+                method="exact: the output -1 of x^G",
+                covers="the printed conclusion p o x = x^G, for x = T(n, alpha)",
+            ) as d:
                 t = truncated_geometric(n, al)
                 below = geometric_window(n, al, -1, -1)[0][0]  # x^G(0, -1)
                 if below > 0 and all(sum(row) == 1 for row in t):
@@ -476,8 +483,10 @@ def uniqueness_up_to_permutation(
         "readings, as in grs2011 Corollary 3.4): refuted at alpha = 1 for n <= 3"
     )
     range_n_uniqueness_at_zero(
-        rec, ctx, "every range-N mechanism x optimal for every user after its best remap: x = p^-1 for a permutation "
-        "p, so p o x = x^G = I (grs2009's formula at alpha = 0, 0^0 = 1)"
+        rec,
+        ctx,
+        "every range-N mechanism x optimal for every user after its best remap: x = p^-1 for a permutation "
+        "p, so p o x = x^G = I (grs2009's formula at alpha = 0, 0^0 = 1)",
     )
     range_n_uniqueness_at_one(rec, ctx, ALPHA_ONE_CANDIDATE)
     rec.value(

@@ -102,9 +102,7 @@ def _weights(size: int) -> list[list[z3.ArithRef]]:
     return [[z3.Real(f"w_{i}_{r}") for r in range(size)] for i in range(size)]
 
 
-def unique_optimum_user(
-    x: Matrix, a: F, timeout_s: float, cross_check: bool = False
-) -> Matrix | None:
+def unique_optimum_user(x: Matrix, a: F, timeout_s: float, cross_check: bool = False) -> Matrix | None:
     """The weights W = p_i l(i, r) of a full-support strictly legal user for whom the vertex x is the unique
     optimum (:func:`udpm.auditing.every_user.user_of` gives the user), or None (unsat).
 
@@ -131,8 +129,10 @@ def unique_optimum_user(
     values = [[value(v) for v in row] for row in w]
     u_val, nu_val = [value(v) for v in u], [value(v) for v in nu]
     combo = [
-        [u_val[i] + sum((nu_val[j] * row[i * size + r] for j, row in enumerate(rows) if i * size + r in row), F(0))
-         for r in range(size)]
+        [
+            u_val[i] + sum((nu_val[j] * row[i * size + r] for j, row in enumerate(rows) if i * size + r in row), F(0))
+            for r in range(size)
+        ]
         for i in range(size)
     ]
     if combo != values or min(nu_val, default=F(1)) < 1 or not in_strictly_legal(values):

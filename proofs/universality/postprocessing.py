@@ -54,9 +54,7 @@ def stochastic_product() -> tuple[Obligation, Obligation]:
     """Row j of Y·Y' sums to sum_k Y_jk: the invariant T = P (partial sums of Y_jk (Y' row k's sum) and of Y_jk)."""
     t, p, y, rowsum = z3.Reals("T P y rowsum")
     base = Obligation("stochastic product: base", (), z3.RealVal(0) == 0)
-    step = Obligation(
-        "stochastic product: step (one more k)", (t == p, y >= 0, rowsum == 1), t + y * rowsum == p + y
-    )
+    step = Obligation("stochastic product: step (one more k)", (t == p, y >= 0, rowsum == 1), t + y * rowsum == p + y)
     return base, step
 
 

@@ -357,4 +357,3 @@ def mechanism_for_every_user(m: object, alpha: object, kind: str = LEGAL, timeou
         return t
     cex = user_preferring(truncated_geometric(n, a), x, a, kind, timeout_s)
     return EveryUser(n, a, kind, t.queries + 1, t.premise, cex)
-

@@ -77,8 +77,15 @@ def _assertion(entry: dict, paper: str, source: str, k: int) -> Assertion:
     for key in ("where", "kind", "quote", "disposition"):
         if not isinstance(entry.get(key), str) or not entry[key].strip():
             raise CatalogError(f"{here}: {key!r} must be a non-empty string")
-    a = Assertion(paper, entry["where"], entry["kind"], entry["quote"], entry["disposition"],
-                  entry.get("claim", ""), entry.get("reason", ""))
+    a = Assertion(
+        paper,
+        entry["where"],
+        entry["kind"],
+        entry["quote"],
+        entry["disposition"],
+        entry.get("claim", ""),
+        entry.get("reason", ""),
+    )
     if a.kind not in KINDS:
         raise CatalogError(f"{here} ({a.where}): kind must be one of {KINDS}, got {a.kind!r}")
     if a.disposition not in DISPOSITIONS:

@@ -184,12 +184,15 @@ def restrict(claim_id: str, found: Findings) -> Findings:
 
     c = catalog()[claim_id]
     rec = Findings(claim_id)
-    rec.decisions = [replace(d, instance=replace(d.instance, claim=claim_id))
-                     for d in restricted_to(found.decisions, c.printed)]
+    rec.decisions = [
+        replace(d, instance=replace(d.instance, claim=claim_id)) for d in restricted_to(found.decisions, c.printed)
+    ]
     rec.values = {k: v for k, v in found.values.items() if not k.startswith("corrected_")}
     rec.errata, rec.certificate = list(found.errata), found.certificate
-    rec.notes = [f"decided by the check of {c.restates}, its instances kept where they lie in this claim's "
-                 f"printed class (alpha in {c.printed.alpha.text() if c.printed.alpha else 'the printed range'})"]
+    rec.notes = [
+        f"decided by the check of {c.restates}, its instances kept where they lie in this claim's "
+        f"printed class (alpha in {c.printed.alpha.text() if c.printed.alpha else 'the printed range'})"
+    ]
     return rec
 
 
@@ -233,7 +236,9 @@ def dependency_order(ids: Iterable[str]) -> list[str]:
         if cid in path:
             raise HarnessError(f"claims depend on each other in a cycle: {' -> '.join((*path, cid))}")
         if cid not in claims:
-            raise UnknownClaim(f"{path[-1] if path else '?'} depends on {cid!r}, which udpm.claims.catalog does not declare")
+            raise UnknownClaim(
+                f"{path[-1] if path else '?'} depends on {cid!r}, which udpm.claims.catalog does not declare"
+            )
         for dep in claims[cid].depends_on:
             visit(dep, (*path, cid))
         out.append(cid)

@@ -257,8 +257,20 @@ class Statement:
 
 # --- reading the files -------------------------------------------------------------------------------
 
-_CLAIM_KEYS = {"id", "where", "summary", "quote", "parts", "depends_on", "hypothesis", "restates", "setup",
-               "alpha", "n", *DIMENSIONS}
+_CLAIM_KEYS = {
+    "id",
+    "where",
+    "summary",
+    "quote",
+    "parts",
+    "depends_on",
+    "hypothesis",
+    "restates",
+    "setup",
+    "alpha",
+    "n",
+    *DIMENSIONS,
+}
 
 
 def _text(entry: dict, key: str, where: str, required: bool = True) -> str:

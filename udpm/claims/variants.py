@@ -88,9 +88,14 @@ def verdict_of(v: FalseVariant, ctx) -> dict:
     refuted = str(result.status) == "refuted"
     # A changed printed object is caught when its comparison finds a difference nobody has classified.
     unclassified = [e for e in result.errata if e.cls == UNCLASSIFIED]
-    by = result.counterexample if refuted else (
-        f"{unclassified[0].entry}: printed {unclassified[0].printed}, exact {unclassified[0].correct}"
-        if unclassified else result.notes
+    by = (
+        result.counterexample
+        if refuted
+        else (
+            f"{unclassified[0].entry}: printed {unclassified[0].printed}, exact {unclassified[0].correct}"
+            if unclassified
+            else result.notes
+        )
     )
     return {
         "claim": v.claim,
@@ -119,7 +124,9 @@ def main(argv: list[str] | None = None) -> int:
     from udpm.internal.arguments import OneLineParser
     from udpm.internal.files import atomic_write
 
-    parser = OneLineParser(prog="python -m udpm.claims.variants", description=main.__doc__.split("\n")[0].split(": ", 1)[1])
+    parser = OneLineParser(
+        prog="python -m udpm.claims.variants", description=main.__doc__.split("\n")[0].split(": ", 1)[1]
+    )
     parser.add_argument("path", nargs="?", type=Path, default=SENSITIVITY, help="default paper_tables/sensitivity.json")
     try:
         path = parser.parse_args(sys.argv[1:] if argv is None else argv).path

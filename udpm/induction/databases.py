@@ -97,12 +97,17 @@ def degrees_step(relation: Relation, degrees: tuple[sp.Expr, sp.Expr]) -> tuple[
             vals = [per_row.subs(case).subs(V_, v) for v in range(size)]
             if len(set(vals)) > 1:
                 where = ", ".join(f"{s}={case[s]}" for s in (N_, I_, K_, M_))
-                return False, (
-                    f"not regular at {where}: a row holding value {vals.index(vals[0])} of its class has {vals[0]} "
-                    f"neighbouring values across the predicate, one holding value {vals.index(vals[-1])} has "
-                    f"{vals[-1]}: two databases of count {case[I_]} differing in that row have different numbers of "
-                    f"neighbours of the next count"
-                ), None
+                return (
+                    False,
+                    (
+                        f"not regular at {where}: a row holding value {vals.index(vals[0])} of its class has {vals[0]} "
+                        f"neighbouring values across the predicate, one holding value {vals.index(vals[-1])} has "
+                        f"{vals[-1]}: two databases of count {case[I_]} differing in that row have different "
+                        f"numbers of "
+                        f"neighbours of the next count"
+                    ),
+                    None,
+                )
         return False, f"the per-row count {per_row} depends on the row's value", None
     for claimed, derived, side in ((degrees[0], up, "left (S_i -> S_{i+1})"), (degrees[1], down, "right")):
         if sp.simplify(claimed - derived) != 0:
@@ -110,13 +115,17 @@ def degrees_step(relation: Relation, degrees: tuple[sp.Expr, sp.Expr]) -> tuple[
                 if claimed.subs(case) != derived.subs(case):
                     space, low, lo_deg, high, hi_deg = enumerated(case)
                     d, got = (low, lo_deg) if side.startswith("left") else (high, hi_deg)
-                    return False, (
-                        f"{side} degree {claimed} is wrong: n={case[N_]}, |D|={space.domain}, "
-                        f"P={sorted(space.predicate)}, database "
-                        f"{''.join(map(str, d))} has {got} neighbours of count "
-                        f"{case[I_] + 1 if side.startswith('left') else case[I_]} (enumerated), the formula gives "
-                        f"{claimed.subs(case)}"
-                    ), None
+                    return (
+                        False,
+                        (
+                            f"{side} degree {claimed} is wrong: n={case[N_]}, |D|={space.domain}, "
+                            f"P={sorted(space.predicate)}, database "
+                            f"{''.join(map(str, d))} has {got} neighbours of count "
+                            f"{case[I_] + 1 if side.startswith('left') else case[I_]} (enumerated), the formula gives "
+                            f"{claimed.subs(case)}"
+                        ),
+                        None,
+                    )
     text = (
         f"a count-i database has {counts['up']} neighbours of count i+1, {counts['down']} of count i-1, "
         f"{counts['same']} of count i ({counts['all']} in all); a count-(i+1) one {down} of count i: the printed "

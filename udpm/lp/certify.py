@@ -128,7 +128,6 @@ class Certified:
         }
 
 
-
 def _highs_basis(std: _Std, timeout_s: float) -> list[int] | None:
     """HiGHS's optimal basis of ``std``, refined (udpm.lp.refinement); None when HiGHS finds no optimum."""
     return refined_basis(std, timeout_s)

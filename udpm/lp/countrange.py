@@ -51,12 +51,8 @@ def definition2_rows(n: int, a: Fraction, drop: str = "") -> list[Constraint]:
             rows.append(Constraint(((mu + 1, ONE), (mu, -a)), ">=", ZERO, f"phi({mu})/alpha <= phi({mu + 1})"))
             rows.append(Constraint(((mu, ONE), (mu + 1, -a)), ">=", ZERO, f"phi({mu + 1}) <= alpha phi({mu})"))
         if drop != "1-phi":
-            rows.append(
-                Constraint(((mu + 1, ONE), (mu, -a)), "<=", 1 - a, f"(1-phi({mu}))/alpha <= 1-phi({mu + 1})")
-            )
-            rows.append(
-                Constraint(((mu, ONE), (mu + 1, -a)), "<=", 1 - a, f"1-phi({mu + 1}) <= alpha (1-phi({mu}))")
-            )
+            rows.append(Constraint(((mu + 1, ONE), (mu, -a)), "<=", 1 - a, f"(1-phi({mu}))/alpha <= 1-phi({mu + 1})"))
+            rows.append(Constraint(((mu, ONE), (mu + 1, -a)), "<=", 1 - a, f"1-phi({mu + 1}) <= alpha (1-phi({mu}))"))
     return rows
 
 

@@ -53,7 +53,6 @@ class _Clock:
             raise SolverTimeout(f"certified LP solve ({what}) exceeded {self.timeout_s:g} s")
 
 
-
 # ---------------------------------------------------------------- sparse exact elimination
 
 

@@ -214,7 +214,6 @@ def _complete_basis(std: _Std, support: list[int], clock: _Clock) -> list[int]:
     return chosen
 
 
-
 def _two_phase(std: _Std, clock: _Clock):
     """Exact two-phase simplex from scratch (the fallback when no proposed basis is feasible)."""
     # Phase 1 on an extended copy: artificial a_k with sign of b_k, minimise their sum.

@@ -24,7 +24,11 @@ COMMANDS: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("udpm audit", ("-m", "udpm.cli", "audit"), "audit your own mechanism"),
     ("udpm certificates", ("-m", "udpm.cli", "certificates"), "re-check exported LP certificates"),
     ("python -m udpm.claims.records", ("-m", "udpm.claims.records"), "compare the claim records of runs byte for byte"),
-    ("python -m udpm.claims.variants", ("-m", "udpm.claims.variants"), "run every false variant, write the sensitivity table"),
+    (
+        "python -m udpm.claims.variants",
+        ("-m", "udpm.claims.variants"),
+        "run every false variant, write the sensitivity table",
+    ),
 )
 
 HEADER = """# Command-line reference

@@ -87,8 +87,10 @@ def record_reason(claim: Mapping) -> str:
     holding = [d for d in all_n if d.get("outcome") == "holds"]
     if holding and claim.get("evidence") != "all-n":
         first = min(d.get("n_from", 1) for d in holding)
-        return (f"its all-n arguments start at n = {first}, after the smallest printed n: decided by "
-                f"{claim.get('evidence')} evidence there")
+        return (
+            f"its all-n arguments start at n = {first}, after the smallest printed n: decided by "
+            f"{claim.get('evidence')} evidence there"
+        )
     parts = (claim.get("coverage") or {}).get("parts") or []
     if claim.get("status") == "proved" and parts and all(p["decided"] == "all-n" for p in parts):
         return "every part of the printed class decided by an all-n argument: " + "; ".join(p["part"] for p in parts)

@@ -20,7 +20,16 @@ from udpm.errors import HarnessError
 
 PAPERS = ("grs2011", "grs2009", "gs2010", "zlcn2013")
 STATUSES = (
-    "proved", "verified", "tested", "reproduced", "erratum", "partial", "refuted", "inconclusive", "error", "pending"
+    "proved",
+    "verified",
+    "tested",
+    "reproduced",
+    "erratum",
+    "partial",
+    "refuted",
+    "inconclusive",
+    "error",
+    "pending",
 )
 EVIDENCE = ("all-n", "bounded", "sampled", "table", "none")
 STATUS_COLOURS = {
@@ -42,6 +51,7 @@ VALUE_CHARS = 600  # longer values are cut in the report (the JSON has them whol
 SCHEMA = 2  # the version of the results document this report reads (udpm.outputs.results.SCHEMA)
 BASELINE = PAPER_TABLES / "status_baseline.json"
 NO_REASON = "reason not recorded"
+
 
 class ReportFailed(HarnessError):
     """The report notebook could not be executed or exported; the message names the cell and its error."""

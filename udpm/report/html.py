@@ -9,6 +9,7 @@ zlcn2013 Theorem 4's ratios; the document reader and HTML primitives are :mod:`u
 changes :mod:`udpm.report.changes`, the figures :mod:`udpm.report.figures`, the reach and timing data
 :mod:`udpm.report.plots`.  Their public names are importable from here too (the notebook reads them as ``nb.*``).
 """
+
 from __future__ import annotations
 
 import json
@@ -227,8 +228,13 @@ def sensitivity_html(rows: list[Mapping]) -> str:
     if not rows:
         return '<p class="note">No sensitivity table: python -m udpm.claims.variants writes it.</p>'
     body = (
-        [claim_link(r["claim"]), esc(r["changes"]), esc(r["variant"]),
-         badge(r["status"]), f"<code>{esc(r['by'][:VALUE_CHARS])}</code>"]
+        [
+            claim_link(r["claim"]),
+            esc(r["changes"]),
+            esc(r["variant"]),
+            badge(r["status"]),
+            f"<code>{esc(r['by'][:VALUE_CHARS])}</code>",
+        ]
         for r in rows
     )
     return _table(["claim", "changes", "false variant", "verdict", "refuted by"], body, id="sensitivity-table")
@@ -255,7 +261,6 @@ def claims_table_html(doc: Mapping) -> str:
                 ]
             )
     return _table(["claim", "where", "status", "evidence", "scope", "expected"], rows, id="claims-table")
-
 
 
 def _grid_html(claim: Mapping) -> str:
@@ -430,6 +435,7 @@ def _location(claim: Mapping, erratum: Mapping) -> str:
     entry = str(erratum.get("entry", ""))
     return f"{claim.get('where', '')} {entry}".strip() if not entry or entry.startswith("[") else entry
 
+
 def thm4_ratios(doc: Mapping, claim_id: str = "zlcn2013.thm4") -> tuple[dict | None, list[dict]]:
     """The worst count-range approximation ratios that zlcn2013.thm4 reported, per alpha and n.
 
@@ -440,7 +446,5 @@ def thm4_ratios(doc: Mapping, claim_id: str = "zlcn2013.thm4") -> tuple[dict | N
     if claim is None:
         return None, []
     rows = json.loads((claim.get("values") or {}).get("worst_ratios", "[]"))
-    out = [
-        {**r, "alpha_value": float(Fraction(r["alpha"])), "ratio_value": float(Fraction(r["ratio"]))} for r in rows
-    ]
+    out = [{**r, "alpha_value": float(Fraction(r["alpha"])), "ratio_value": float(Fraction(r["ratio"]))} for r in rows]
     return claim, sorted(out, key=lambda r: (r["alpha_value"], r["n"]))

@@ -199,8 +199,15 @@ def from_payload(p: dict) -> Findings:
     found = Findings(p["claim"])
     for d in p["decisions"]:
         inst = Instance(
-            d["claim"], d["n"], d["alpha"], Kind(d["kind"]), d["method"], d["covers"],
-            tuple((k, v) for k, v in d["params"]), d.get("region", ""), d.get("n_from"),
+            d["claim"],
+            d["n"],
+            d["alpha"],
+            Kind(d["kind"]),
+            d["method"],
+            d["covers"],
+            tuple((k, v) for k, v in d["params"]),
+            d.get("region", ""),
+            d.get("n_from"),
         )
         found.decisions.append(Decision(inst, Outcome(d["outcome"]), d["detail"], tuple((f, r) for f, r in d["smt"])))
     found.values = dict(p["values"])
