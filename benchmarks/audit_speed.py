@@ -39,7 +39,7 @@ sys.path.insert(0, str(ROOT))
 
 from udpm import audit  # noqa: E402
 from udpm.auditing.adapters import lumped_geometric  # noqa: E402
-from udpm.auditing.questions import fast_truncated_geometric  # noqa: E402
+from udpm.core.mechanisms import fast_truncated_geometric  # noqa: E402
 from udpm.auditing.time_budget import run_within  # noqa: E402
 from udpm.errors import SolverTimeout  # noqa: E402
 

@@ -75,7 +75,7 @@ def consumers(max_n: int, budget: float, solver_timeout: float) -> None:
     from proofs.countrange import consumers as cc
     from proofs.countrange.approximation_ratio import legal_vertices
     from proofs.countrange.lp import ALPHAS_Z, theta_pairs
-    from udpm.claims.instances import Findings
+    from udpm.claims.findings import Findings
 
     ctx = Context(quick=True, solver_timeout=solver_timeout)
     out: dict = {"vertices": {}, "claims": {}}

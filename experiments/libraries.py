@@ -34,7 +34,7 @@ from udpm.auditing.adapters import LibraryMechanism
 from udpm.auditing.adapters import diffprivlib as dpl
 from udpm.auditing.adapters import opendp as odp
 from udpm.auditing.adapters import tumult as tmt
-from udpm.auditing.questions import fast_truncated_geometric
+from udpm.core.mechanisms import fast_truncated_geometric
 
 NS = (5, 10, 50)
 ALPHA = Fraction(1, 2)

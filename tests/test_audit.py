@@ -14,7 +14,8 @@ import udpm
 from udpm.auditing import exact_inputs, questions
 from udpm.auditing import report as audit_report
 from udpm.auditing.exact_inputs import IrrationalAlpha, NotRationalizable, alpha_from_eps, exact_matrix, make_user
-from udpm.auditing.questions import best_remap, derive, is_private, is_universally_optimal, optimal_for
+from udpm.auditing.optimum import best_remap, optimal_for
+from udpm.auditing.questions import derive, is_private, is_universally_optimal
 from udpm.auditing.report import audit
 from udpm.core import linalg
 from udpm.core.mechanisms import geometric_tail, geometric_window, truncated_geometric

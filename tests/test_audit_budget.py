@@ -13,7 +13,8 @@ import pytest
 from udpm import audit
 from udpm.auditing import witness_users
 from udpm.auditing.privacy_level import privacy_level
-from udpm.auditing.questions import fast_truncated_geometric, is_universally_optimal
+from udpm.core.mechanisms import fast_truncated_geometric
+from udpm.auditing.questions import is_universally_optimal
 from udpm.auditing.time_budget import Budget, run_within
 from udpm.auditing.universality_check import decide_remap
 from udpm.auditing.witness_users import fast_best_remap, find_witness, lp_proposal, weights_of
@@ -137,7 +138,7 @@ def test_every_witness_path_gives_an_exactly_rechecked_user(monkeypatch):
 
 def test_fast_best_remap_agrees_with_the_reference():
     from udpm.auditing.exact_inputs import make_user
-    from udpm.auditing.questions import best_remap
+    from udpm.auditing.optimum import best_remap
 
     m = boundary_rr(4)
     for loss in ("abs", "zero-one", "squared"):

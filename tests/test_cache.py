@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from udpm.claims.instances import BOUNDED, Findings
+from udpm.claims.findings import Findings
+from udpm.claims.instances import BOUNDED
 from udpm.claims.records import canonical
 from udpm.claims.registry import Context, load_checkers
 from udpm.run import executor

@@ -32,7 +32,7 @@ def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
 
 
 def schema() -> dict:
-    return json.loads((ROOT / "udpm" / "results.schema.json").read_text())
+    return json.loads((ROOT / "udpm" / "outputs" / "results.schema.json").read_text())
 
 
 def test_list_names_every_claim_in_claims_md():
@@ -245,7 +245,9 @@ def slow(ctx):
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_sigint_during_a_z3_call_stops_the_run_with_130_and_writes_nothing(project, jobs):
-    (project / "proofs" / "optimal_vertex.py").write_text(SLOW_Z3_CHECK)  # a module no other module imports
+    (project / "proofs" / "universality" / "optimal_vertex.py").write_text(
+        SLOW_Z3_CHECK
+    )  # a module no other module imports
     marker, out = project / "marker", project / "out.json"
     readme = (project / "README.md").read_bytes()
     env = {**os.environ, "UDPM_TEST_MARKER": str(marker)}

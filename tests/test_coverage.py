@@ -8,7 +8,8 @@ import pytest
 
 from udpm.claims.coverage import alpha_span, coverage, parts_of
 from udpm.claims.evidence import Status, derive
-from udpm.claims.instances import ALL_N, BOUNDED, SAMPLED, Findings
+from udpm.claims.findings import Findings
+from udpm.claims.instances import ALL_N, BOUNDED, SAMPLED
 from udpm.claims.statements import AlphaRange, PrintedClass
 
 CLOSED = PrintedClass(AlphaRange.parse("[0, 1]"), "", None)

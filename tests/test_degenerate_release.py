@@ -7,7 +7,8 @@ from fractions import Fraction as F
 
 from proofs.boundary.geometric import definition4
 from proofs.release.boundary import CHAINS, algorithm1_at_boundary, boundary_stages, lemma4_at_boundary
-from udpm.claims.instances import Findings, Outcome
+from udpm.claims.findings import Findings
+from udpm.claims.instances import Outcome
 from udpm.core.linalg import identity
 
 

@@ -133,8 +133,9 @@ def test_a_cache_hit_reports_the_same_smt_queries_to_the_open_decision():
 
 def test_a_capture_block_nested_in_a_decision_with_equal_contents_closes_cleanly():
     """The two blocks hold equal sets when the capture closes: closing it must not close the decision's block."""
-    from udpm.claims.instances import BOUNDED, reported_queries, smt_query
+    from udpm.claims.instances import BOUNDED
     from udpm.claims.registry import Findings
+    from udpm.smt.reports import reported_queries, smt_query
 
     rec = Findings("grs2011.cor3.3")
     with rec.deciding(n=1, alpha=F(1, 2), kind=BOUNDED, method="m", covers="c"):

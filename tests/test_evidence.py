@@ -9,7 +9,8 @@ from fractions import Fraction
 import pytest
 
 from udpm.claims.evidence import Evidence, Status, cap, derive, grid_text, n_text, scope_text
-from udpm.claims.instances import ALL_N, BOUNDED, SAMPLED, TABLE, Findings, Outcome
+from udpm.claims.findings import Findings
+from udpm.claims.instances import ALL_N, BOUNDED, SAMPLED, TABLE, Outcome
 from udpm.errors import HarnessError, SolverTimeout
 
 HALF = Fraction(1, 2)

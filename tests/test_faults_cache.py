@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from udpm.claims.instances import BOUNDED, Findings
+from udpm.claims.findings import Findings
+from udpm.claims.instances import BOUNDED
 from udpm.run.cache import Cache, CacheKeyError, key_file, secret
 
 FAST = "grs2011.ex2.1"  # a symbolic all-n check, well under a second, cached as one entry
@@ -136,7 +137,7 @@ def test_a_run_with_a_non_utf8_entry_reports_it_and_goes_on(project):
 def test_an_edit_in_a_udpm_subpackage_invalidates_the_entries(project):
     assert _reproduce(project).returncode == 0
     assert "1 task(s) reused" in _reproduce(project).stderr
-    adapter = project / "udpm" / "adapters" / "opendp.py"
+    adapter = project / "udpm" / "auditing" / "adapters" / "opendp.py"
     adapter.write_text(adapter.read_text() + "\n# edited\n")
     assert "0 task(s) reused, 1 stored" in _reproduce(project).stderr
 

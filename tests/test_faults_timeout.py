@@ -13,7 +13,8 @@ import time
 import pytest
 import z3
 
-from udpm.claims.instances import BOUNDED, Findings
+from udpm.claims.findings import Findings
+from udpm.claims.instances import BOUNDED
 from udpm.errors import CheckTimeout
 from udpm.internal import deadline
 from udpm.smt import solvers as smt

@@ -22,7 +22,8 @@ from proofs.countrange.recurrences import EQ2
 from proofs.derivation import column_replacement as cr
 from proofs.derivation import determinants as d
 from proofs.geometric.mechanism import zlcn2013_formula6
-from udpm.claims.instances import ALL_N, BOUNDED, Findings, Outcome
+from udpm.claims.findings import Findings
+from udpm.claims.instances import ALL_N, BOUNDED, Outcome
 from udpm.claims.registry import Context, Status, restrict
 
 CTX = Context(quick=True)

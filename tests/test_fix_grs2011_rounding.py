@@ -8,7 +8,7 @@ from fractions import Fraction as F
 
 import pytest
 
-from udpm.claims.instances import Findings
+from udpm.claims.findings import Findings
 from udpm.claims.tables import ROUNDING_RELATIVE_GAP, UNCLASSIFIED, PrintedItem, approximates, compare_printed
 
 #: gs2010 Table 1(a) and 1(c): every printed fraction and the exact value it stands for (paper_tables/ERRATA.md).

@@ -11,7 +11,8 @@ import sympy as sp
 from proofs.boundary.geometric import END_MECHANISMS, built, definition4, one_geometric, zero_geometric
 from proofs.geometric import mechanism as g
 from proofs.minimax import lemma5 as l5
-from udpm.claims.instances import ALL_N, BOUNDED, Findings, Outcome
+from udpm.claims.findings import Findings
+from udpm.claims.instances import ALL_N, BOUNDED, Outcome
 from udpm.claims.registry import Context, Status
 
 CTX = Context(quick=True)

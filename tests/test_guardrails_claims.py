@@ -12,7 +12,8 @@ import pytest
 
 from udpm.claims import registry as claims
 from udpm.claims.evidence import Result, Status
-from udpm.claims.instances import BOUNDED, Findings
+from udpm.claims.findings import Findings
+from udpm.claims.instances import BOUNDED
 from udpm.claims.registry import Claim, Context
 from udpm.errors import CheckTimeout, ExpectationsError, HarnessError, SolverTimeout, UnknownClaim
 

@@ -8,7 +8,8 @@ import pytest
 
 from udpm.claims.coverage import Coverage, coverage, parts_of, restricted_to, within
 from udpm.claims.evidence import Status, derive
-from udpm.claims.instances import ALL_N, BOUNDED, Findings, Kind
+from udpm.claims.findings import Findings
+from udpm.claims.instances import ALL_N, BOUNDED, Kind
 from udpm.claims.statements import AlphaRange, NRange, PrintedClass
 
 OPEN = AlphaRange.parse("(0, 1)")

@@ -6,21 +6,9 @@ from fractions import Fraction as F
 
 import pytest
 
-from udpm.claims.evidence import (
-    KIND_ORDER,
-    Evidence,
-    Result,
-    Status,
-    cap,
-    derive,
-    grid_of,
-    grid_text,
-    n_text,
-    sample_digest,
-    scope_text,
-    unresolved,
-)
-from udpm.claims.instances import ALL_N, BOUNDED, SAMPLED, TABLE, Erratum, Findings, Kind, Outcome
+from udpm.claims.evidence import KIND_ORDER, Evidence, Result, Status, cap, derive, grid_of, grid_text, n_text, sample_digest, scope_text, unresolved
+from udpm.claims.findings import Findings
+from udpm.claims.instances import ALL_N, BOUNDED, SAMPLED, TABLE, Erratum, Kind, Outcome
 
 
 def rec_with(*decisions, errata=(), notes=(), values=None):

@@ -7,25 +7,8 @@ from fractions import Fraction as F
 
 import pytest
 
-from udpm.claims.instances import (
-    ALL_N,
-    BOUNDED,
-    ERRATUM_CLASSES,
-    INSTANCE_FORMAT,
-    SAMPLED,
-    SYMBOLIC,
-    TABLE,
-    UNCLASSIFIED,
-    Deciding,
-    Decision,
-    Erratum,
-    Findings,
-    Instance,
-    Kind,
-    Outcome,
-    alpha_label,
-    is_symbolic,
-)
+from udpm.claims.findings import Deciding, Findings
+from udpm.claims.instances import ALL_N, BOUNDED, ERRATUM_CLASSES, INSTANCE_FORMAT, SAMPLED, SYMBOLIC, TABLE, UNCLASSIFIED, Decision, Erratum, Instance, Kind, Outcome, alpha_label, is_symbolic
 from udpm.errors import HarnessError, SolverTimeout
 
 
@@ -212,7 +195,7 @@ def test_an_instance_covers_nothing_unless_told():
 
 
 def test_smt_record_counts_each_answer_and_names_every_query_on_one_solver():
-    from udpm.claims.instances import smt_record
+    from udpm.smt.reports import smt_record
 
     z3_only, cvc5_only = "unsat: z3 only (cvc5 unknown: budget spent)", "unsat: cvc5 only (z3 unknown: timeout)"
     queries = (
@@ -241,7 +224,7 @@ def test_smt_record_counts_each_answer_and_names_every_query_on_one_solver():
 
 
 def test_smt_record_without_an_unsat_answer_says_so():
-    from udpm.claims.instances import smt_record
+    from udpm.smt.reports import smt_record
 
     assert smt_record((("f", "sat: z3 (cvc5 not run)"),)) == {
         "files": ["f"],
@@ -252,7 +235,7 @@ def test_smt_record_without_an_unsat_answer_says_so():
 
 
 def test_a_decision_records_its_queries_and_its_json_shows_them():
-    from udpm.claims.instances import smt_query, smt_record
+    from udpm.smt.reports import smt_query, smt_record
 
     rec = Findings("c")
     with rec.deciding(n=1, alpha="1/2", kind=BOUNDED, method="m"):
@@ -265,7 +248,7 @@ def test_a_decision_records_its_queries_and_its_json_shows_them():
 
 
 def test_a_decision_outside_a_block_takes_the_queries_answered_since_the_last_one():
-    from udpm.claims.instances import reported_queries, smt_query
+    from udpm.smt.reports import reported_queries, smt_query
 
     rec = Findings("c")
     smt_query("q1", "unsat: z3+cvc5")

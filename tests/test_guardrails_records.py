@@ -15,7 +15,8 @@ import pytest
 
 from udpm.claims import records
 from udpm.claims.evidence import derive
-from udpm.claims.instances import ALL_N, BOUNDED, SAMPLED, Findings
+from udpm.claims.findings import Findings
+from udpm.claims.instances import ALL_N, BOUNDED, SAMPLED
 from udpm.claims.registry import Context, catalog
 from udpm.outputs.results import SCHEMA_FILE, Outcome, document
 

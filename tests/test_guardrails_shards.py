@@ -11,7 +11,8 @@ import pytest
 
 from udpm.claims import expectations
 from udpm.claims.evidence import derive
-from udpm.claims.instances import BOUNDED, TABLE, UNCLASSIFIED, Findings
+from udpm.claims.findings import Findings
+from udpm.claims.instances import BOUNDED, TABLE, UNCLASSIFIED
 from udpm.run.shards import golden_problems
 
 CID = "gs2010.table1"

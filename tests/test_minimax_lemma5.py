@@ -13,7 +13,8 @@ import z3
 from proofs.minimax import lemma5 as l5
 from proofs.minimax import perturbation as pt
 from udpm.claims.evidence import Status, grid_text
-from udpm.claims.instances import ALL_N, SAMPLED, Findings
+from udpm.claims.findings import Findings
+from udpm.claims.instances import ALL_N, SAMPLED
 from udpm.claims.registry import Context
 from udpm.core.mechanisms import truncated_geometric
 from udpm.errors import VacuousPremise

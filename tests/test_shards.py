@@ -134,7 +134,7 @@ def test_two_shards_merged_equal_a_serial_run_byte_for_byte(tmp_path):
     assert [c["id"] for c in docs[one]["claims"]] == ["grs2011.ex2.1", "gs2010.def4"]
     assert [c["id"] for c in docs[two]["claims"]] == ["grs2011.ex2.2", "gs2010.appB"]
     assert docs[one]["shard"] == {"index": 1, "count": 2} and "shard" not in docs[serial]
-    schema = json.loads((ROOT / "udpm" / "results.schema.json").read_text())
+    schema = json.loads((ROOT / "udpm" / "outputs" / "results.schema.json").read_text())
     for path, d in docs.items():
         jsonschema.Draft202012Validator(schema).validate(d)
         # a commit may land between the three runs in a shared checkout; merge refusing that is tested above

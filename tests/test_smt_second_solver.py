@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 import z3
 
-from udpm.claims.instances import BOUNDED, Findings
+from udpm.claims.findings import Findings
+from udpm.claims.instances import BOUNDED
 from udpm.errors import SolverDisagreement, SolverTimeout, VacuousPremise
 from udpm.smt import cvc5_process as smt_cvc5
 from udpm.smt import solvers as smt
@@ -392,7 +393,7 @@ def test_an_exported_file_re_decides_from_the_command_line(export_dir):
 def test_the_smt_field_is_in_the_results_schema(monkeypatch):
     import jsonschema
 
-    schema = json.loads((ROOT / "udpm" / "results.schema.json").read_text())
+    schema = json.loads((ROOT / "udpm" / "outputs" / "results.schema.json").read_text())
     decision = jsonschema.Draft202012Validator({"$defs": schema["$defs"], "$ref": "#/$defs/decision"})
     x = z3.Real("x")
     rec = Findings("demo")

@@ -19,7 +19,7 @@ from fractions import Fraction as F
 
 import z3
 
-from udpm.claims.instances import Findings
+from udpm.claims.findings import Findings
 from udpm.errors import HarnessError
 from udpm.smt.solvers import decide, model_value, premise_witness
 

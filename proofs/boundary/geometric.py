@@ -21,7 +21,8 @@ from fractions import Fraction as F
 
 import sympy as sp
 
-from udpm.claims.instances import ALL_N, BOUNDED, Findings
+from udpm.claims.findings import Findings
+from udpm.claims.instances import ALL_N, BOUNDED
 from udpm.core import linalg
 
 Matrix = list[list[F]]

@@ -41,35 +41,15 @@ import sympy as sp
 import z3
 
 from proofs.minimax.consumers import consumer_instance, describe, mechanism_optimum, sample
-from proofs.minimax.perturbation import (
-    CASE1,
-    CASE2,
-    CASE2_AS_PRINTED,
-    PROOF,
-    Variant,
-    _alpha,
-    boundary,
-    boundary_dp,
-    boundary_entries,
-    boundary_premises,
-    boundary_rows,
-    inside_block,
-    lprime_row,
-    lprime_strict,
-    over_rows,
-    pattern_holds,
-    pattern_step,
-    row_loss,
-    small_delta_exists,
-    tight_or_strict,
-)
-from udpm.claims.instances import ALL_N, BOUNDED, SAMPLED, reported_queries
+from proofs.minimax.perturbation import CASE1, CASE2, CASE2_AS_PRINTED, PROOF, Variant, _alpha, boundary, boundary_dp, boundary_entries, boundary_premises, boundary_rows, inside_block, lprime_row, lprime_strict, over_rows, pattern_holds, pattern_step, row_loss, small_delta_exists, tight_or_strict
+from udpm.claims.instances import ALL_N, BOUNDED, SAMPLED
 from udpm.claims.registry import Context, Findings, checks
 from udpm.core import linalg
 from udpm.induction.obligations import Obligation
 from udpm.lp.certificates import certificate_of
 from udpm.lp.certify import solve
 from udpm.lp.minimax import lexicographic_lp, matrix_of
+from udpm.smt.reports import reported_queries
 from udpm.smt.solvers import decide, fresh_context, model_value, premise_witness
 
 SYMBOLIC_ALPHA = "symbolic alpha in (0,1)"

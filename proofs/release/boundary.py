@@ -4,7 +4,7 @@
 Definition 4 at the ends (proofs.boundary.geometric.definition4, 0^0 = 1): G_0 = I, G_1 has every row
 (1/2, 0, ..., 0, 1/2).  The stages stay well defined, because only alpha_k can be 1 and a stage inverts G_(alpha_i),
 i < k: T_1 = G_(alpha_1), T_(i+1) = G_(alpha_i)^-1 G_(alpha_(i+1)).  The release is computed exactly by
-proofs.release.multilevel's own joint_release with these stages; 0-DP and 1-DP are read as in
+proofs.release.algorithm's joint_release with these stages; 0-DP and 1-DP are read as in
 proofs.boundary.geometric.in_band (0/0 = 1, x/0 = infinity).
 """
 
@@ -14,7 +14,9 @@ from collections.abc import Sequence
 from fractions import Fraction as F
 
 from proofs.boundary.geometric import definition4, in_band
-from udpm.claims.instances import BOUNDED, Findings
+from proofs.release.algorithm import coalition_matrix, joint_release
+from udpm.claims.findings import Findings
+from udpm.claims.instances import BOUNDED
 from udpm.core import linalg
 
 Matrix = list[list[F]]
@@ -35,8 +37,6 @@ def _label(chain: Sequence[F]) -> str:
 
 def algorithm1_at_boundary(rec: Findings, stages=boundary_stages) -> None:
     """n = 1..3, each chain of :data:`CHAINS`: every stage is a mechanism and every level's marginal is G_(alpha_i)."""
-    from proofs.release.multilevel import joint_release
-
     for n in (1, 2, 3):
         for chain in CHAINS:
             with rec.deciding(
@@ -87,8 +87,6 @@ def lemma4_at_boundary(rec: Findings, level=lambda chain, coal: chain[coal[0]], 
     """n = 1..3, each chain of :data:`CHAINS`, every coalition: its joint release is alpha_(min C)-DP (tightly) and
     derivable from G_(alpha_(min C)) alone.  ``level``: the level claimed for a coalition (a false variant)."""
     import itertools
-
-    from proofs.release.multilevel import coalition_matrix, joint_release
 
     for n in (1, 2, 3):
         for chain in CHAINS:

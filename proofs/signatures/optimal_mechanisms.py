@@ -41,18 +41,7 @@ from proofs.universality.postprocessing import rows_not_all_down_all_n, zero_pro
 from udpm.claims.instances import ALL_N, BOUNDED
 from udpm.claims.registry import Context, Findings, Plan, absorb, checks
 from udpm.claims.registry import part as planned_part
-from udpm.core.signatures import (
-    DOWN,
-    SLACK,
-    UP,
-    ZERO,
-    Signature,
-    count,
-    downs,
-    is_unimodal_row,
-    nonzero_columns,
-    zero_columns,
-)
+from udpm.core.signatures import DOWN, SLACK, UP, ZERO, Signature, count, downs, is_unimodal_row, nonzero_columns, zero_columns
 from udpm.smt.solvers import decide, fresh_context, premise_witness
 
 F = Fraction

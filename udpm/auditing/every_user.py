@@ -55,7 +55,6 @@ from functools import lru_cache
 
 import z3
 
-from udpm.claims.instances import reported_queries, smt_query
 from udpm.core import linalg
 from udpm.core.mechanisms import truncated_geometric
 from udpm.core.privacy import dp_violations
@@ -64,6 +63,7 @@ from udpm.core.validate import alpha_in_unit_interval, matrix
 from udpm.errors import CertificationFailed, HarnessError, InvalidMatrix, SolverTimeout
 from udpm.lp.certify import solve
 from udpm.lp.programs import bayesian_lp
+from udpm.smt.reports import reported_queries, smt_query
 from udpm.smt.solvers import decide, premise_witness
 
 Matrix = list[list[Fraction]]
@@ -325,7 +325,7 @@ def geometric_for_every_user(n: int, alpha: Fraction, kind: str = LEGAL, timeout
     """T(n, alpha) against every user of the cone, cached per process (several claims ask the same (n, alpha)).
 
     A cache hit reports the SMT queries the verdict rests on again, so that a decision's record names the same
-    files whatever ran before it in the process (udpm.claims.instances.reported_queries)."""
+    files whatever ran before it in the process (udpm.smt.reports.reported_queries)."""
     verdict, queries = _geometric_for_every_user(n, alpha, kind, timeout_s)
     for file, rests_on in sorted(queries):
         smt_query(file, rests_on)

@@ -143,17 +143,10 @@ def _float_like(v: object) -> bool:
 
 
 def _library_matrix(m: object, what: str) -> object:
-    """A library mechanism's exact matrix when its ratio is rational; a pointer to udpm.audit when it is not."""
-    from udpm.auditing.adapters import LibraryMechanism
-
-    if not isinstance(m, LibraryMechanism):
-        return m
-    if m.rational:
-        return m.matrix
-    raise InvalidMatrix(
-        f"{what} is {m.library} {m.name}, whose ratio e^-{float(m.rate)!r} is irrational; udpm.audit(mechanism) "
-        "and udpm.auditing.questions.privacy_level(mechanism) decide it exactly (arb balls), this question needs rational entries"
-    )
+    """A library mechanism's own exact matrix: an object with a ``udpm_exact_matrix(what)`` method
+    (:class:`udpm.auditing.adapters.LibraryMechanism`) gives it, or says in one line why it has none."""
+    own = getattr(m, "udpm_exact_matrix", None)
+    return own(what) if callable(own) else m
 
 
 def _sympy_rationals(row: object, i: int, what: str) -> object:

@@ -15,8 +15,9 @@ from fractions import Fraction
 import flint
 
 from udpm.auditing.exact_inputs import Conversion
+from udpm.auditing.optimum import Optimum, describe_user
 from udpm.auditing.privacy_level import PrivacyLevel
-from udpm.auditing.questions import Optimum, PrivacyVerdict, Universality, _describe
+from udpm.auditing.questions import PrivacyVerdict, Universality
 from udpm.auditing.readable import approx, compact, decimal, readable, relative, short_exact
 from udpm.core import linalg
 from udpm.core.users import BayesianUser
@@ -110,7 +111,7 @@ class UserResult:
         x = self.mechanism_loss
         out = {
             "label": self.label,
-            **_describe(self.user),
+            **describe_user(self.user),
             "status": self.status,
             "mechanism_loss": x.str(30) if isinstance(x, flint.arb) else str(x),
             "best_remap": self.best_remap,

@@ -115,7 +115,7 @@ def render(report: object) -> str:
         x = report.library.family(float(sympy.N(report.library.alpha, 20)))
         note = " (drawn in floating point; every verdict above is exact)"
     if x is not None:
-        from udpm.auditing.questions import fast_truncated_geometric
+        from udpm.core.mechanisms import fast_truncated_geometric
 
         parts.append(f"<h2>the mechanism beside T(n, alpha){e(note)}</h2>")
         parts.append(heat_map(x, "M"))

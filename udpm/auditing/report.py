@@ -18,8 +18,9 @@ from fractions import Fraction
 
 from udpm.auditing.exact_inputs import TOLERANCE, Conversion, exact_alpha, exact_matrix, parse_users
 from udpm.auditing.findings import AuditReport, Step, UserResult
+from udpm.auditing.optimum import TIMEOUT_S, optimal_for
 from udpm.auditing.privacy_level import level_of_library, level_of_matrix
-from udpm.auditing.questions import TIMEOUT_S, PrivacyVerdict, decide_universality, optimal_for
+from udpm.auditing.questions import PrivacyVerdict, decide_universality
 from udpm.auditing.time_budget import Budget, bounded
 from udpm.auditing.universality_check import SMALL
 from udpm.auditing.witness_users import fast_best_remap, weights_of
@@ -57,7 +58,7 @@ def _user_result(
         if w is not None:
             mu, mapping = fast_best_remap(x, w)
         else:
-            from udpm.auditing.questions import best_remap
+            from udpm.auditing.optimum import best_remap
 
             mu, mapping = best_remap(x, user)
     else:

@@ -19,6 +19,7 @@ from udpm.auditing.readable import compact, readable
 from udpm.auditing.time_budget import Budget, bounded
 from udpm.auditing.universality_check import SMALL, decide_remap
 from udpm.auditing.witness_users import find_witness
+from udpm.core.mechanisms import fast_truncated_geometric
 from udpm.core.privacy import Violation, dp_violations
 from udpm.core.validate import Matrix
 from udpm.errors import HarnessError, InvalidMatrix, SolverTimeout
@@ -68,20 +69,6 @@ class Universality:
 def _readable_violation(v: Violation) -> str:
     ratio = "inf" if v.ratio is None else readable(v.ratio)
     return f"x[{v.row}][{v.column}]={readable(v.p)}, x[{v.other}][{v.column}]={readable(v.q)}, ratio {ratio}"
-
-
-def fast_truncated_geometric(n: int, alpha: Fraction) -> Matrix:
-    """T(n, alpha) (grs2011 Example 2.2) from one table of powers; equal to :func:`udpm.core.mechanisms.truncated_geometric`."""
-    a = Fraction(alpha)
-    pw = [Fraction(1)]
-    for _ in range(n):
-        pw.append(pw[-1] * a)
-    c, e = (1 - a) / (1 + a), 1 / (1 + a)
-    mid = [c * p for p in pw]
-    return [
-        [pw[i] * e if j == 0 else pw[n - i] * e if j == n else mid[abs(i - j)] for j in range(n + 1)]
-        for i in range(n + 1)
-    ]
 
 
 def decide_universality(

@@ -10,7 +10,7 @@ row-stochastic Y.  :func:`decide_remap` answers "does such a Y exist?" with one 
   - a square invertible M whose only candidate Y = M^-1 T has a negative entry Y[r][j]: column j
     alone is solved exactly (M y = t_j); floats only say which column to solve;
   - rank(M) < n + 1: a vector z with z·M = 0 and z·T != 0 (z·M·Y = z·T for any Y);
-  - otherwise the certified phase-1 LP (:func:`udpm.auditing.questions._remap_lp`): sum |M·Y - T| > 0 for
+  - otherwise the certified phase-1 LP (:func:`udpm.auditing.optimum.remap_lp`): sum |M·Y - T| > 0 for
     every stochastic Y.
 
 Large exact solves run in a child process killed at the budget (:func:`udpm.auditing.time_budget.run_within`).
@@ -35,6 +35,7 @@ from fractions import Fraction
 
 import flint
 
+from udpm.auditing.optimum import remap_lp
 from udpm.auditing.readable import readable
 from udpm.auditing.time_budget import Budget, bounded, run_within
 from udpm.core import linalg
@@ -242,11 +243,10 @@ def decide_remap(m: Matrix, t: Matrix, budget: Budget | None = None, name: str =
     if rank is not None:
         z, text = rank
         return RemapDecision(None, f"rank({name}) < {n1} = rank T: {text}", "rank", null_vector=z)
-    from udpm.auditing.questions import _remap_lp
 
     if budget.expired:
         raise SolverTimeout("the remap question: no time left in the budget")
-    y, cert = bounded(lambda: _remap_lp(m, t, budget.left(LP_CAP)), budget, "the remap LP", n1 > SMALL)
+    y, cert = bounded(lambda: remap_lp(m, t, budget.left(LP_CAP)), budget, "the remap LP", n1 > SMALL)
     if y is None:
         return RemapDecision(
             None,

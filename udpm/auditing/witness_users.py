@@ -9,7 +9,7 @@ each candidate re-checked exactly (both best-remap losses in exact arithmetic, v
    loss minus T's loss under its identity remap; the proposal is rounded to an exactly legal user;
 3. the SMT search over every legal user at once (:func:`udpm.auditing.every_user.user_preferring`).
 
-When the budget allows, the user's certified optimum (:func:`udpm.auditing.questions.optimal_for`) is added.
+When the budget allows, the user's certified optimum (:func:`udpm.auditing.optimum.optimal_for`) is added.
 
 >>> from fractions import Fraction as F
 >>> rr = [[F(3, 5), F(2, 5)], [F(2, 5), F(3, 5)]]
@@ -28,9 +28,11 @@ import flint
 
 from udpm.auditing.every_user import LEGAL, user_of, user_preferring
 from udpm.auditing.exact_inputs import make_user
+from udpm.auditing.optimum import optimal_for
 from udpm.auditing.readable import decimal, readable
 from udpm.auditing.time_budget import Budget
 from udpm.core import linalg
+from udpm.core.mechanisms import fast_truncated_geometric
 from udpm.core.users import BayesianUser, Loss
 from udpm.core.validate import Matrix
 from udpm.errors import HarnessError, SolverTimeout
@@ -72,7 +74,7 @@ class Witness:
     best_remap: list[int]
     t_loss: Fraction
     found_by: str
-    optimum: object | None = None  # udpm.auditing.questions.Optimum when certified within the budget
+    optimum: object | None = None  # udpm.auditing.optimum.Optimum when certified within the budget
 
     @property
     def reference(self) -> Fraction:
@@ -214,8 +216,6 @@ def find_witness(
 
     Raises SolverTimeout when the budget ended before a user was found.
     """
-    from udpm.auditing.questions import fast_truncated_geometric, optimal_for
-
     budget = budget or Budget(None)
     n = len(x) - 1
     t = t or fast_truncated_geometric(n, a)

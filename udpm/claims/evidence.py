@@ -26,7 +26,8 @@ Nothing else sets a status.  The rules, in order:
 The grid says, per alpha, which n were decided; it is grouped and printed as
 it is, e.g. ``alpha=1/2: n<=4; 1/3, 2/3: n<=3``.
 
->>> from udpm.claims.instances import Findings, BOUNDED, SAMPLED
+>>> from udpm.claims.findings import Findings
+>>> from udpm.claims.instances import BOUNDED, SAMPLED
 >>> rec = Findings("demo")
 >>> for a, top in (("1/2", 4), ("1/3", 3), ("2/3", 3)):
 ...     for n in range(1, top + 1):
@@ -45,10 +46,22 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from enum import Enum
+from typing import Protocol
 
 from udpm.claims.coverage import Coverage, coverage
-from udpm.claims.instances import Decision, Erratum, Findings, Kind, Outcome, is_symbolic
+from udpm.claims.instances import Decision, Erratum, Kind, Outcome, is_symbolic
 from udpm.claims.statements import PrintedClass
+
+
+class Record(Protocol):
+    """What :func:`derive` reads of a check's record (:class:`udpm.claims.findings.Findings`)."""
+
+    claim: str
+    decisions: list[Decision]
+    values: dict[str, str]
+    errata: list[Erratum]
+    certificate: dict | None
+    notes: list[str]
 
 
 class Status(str, Enum):
@@ -152,7 +165,7 @@ def printed_class_of(claim_id: str) -> PrintedClass | None:
 
 
 def derive(
-    rec: Findings, dependencies: Mapping[str, object] | None = None, printed: PrintedClass | None = None
+    rec: Record, dependencies: Mapping[str, object] | None = None, printed: PrintedClass | None = None
 ) -> Result:
     """The verdict of a claim from its record, its printed class (default: the catalog's) and the statuses of the
     claims it depends on."""

@@ -8,7 +8,7 @@ A claim is declared once, in :mod:`udpm.claims.catalog`, with its id from
     def geometric_is_private(ctx: Context) -> Findings:
         '''grs2011 Example 2.1: the alpha-geometric mechanism is alpha-DP.'''
 
-A check returns the :class:`~udpm.claims.instances.Findings` it recorded: the
+A check returns the :class:`~udpm.claims.findings.Findings` it recorded: the
 instances it decided, with exact values, errata and certificates.  It never
 states its status or scope; :func:`judge` derives them
 (:mod:`udpm.claims.evidence`), capped by the claims the check depends on.  A claim
@@ -30,7 +30,8 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, replace
 
 from udpm.claims.evidence import Evidence, Result, Status, derive, unresolved
-from udpm.claims.instances import ERRATUM_CLASSES, UNCLASSIFIED, Erratum, Findings
+from udpm.claims.findings import Findings
+from udpm.claims.instances import ERRATUM_CLASSES, UNCLASSIFIED, Erratum
 from udpm.claims.statements import Statement as Claim
 from udpm.errors import CheckTimeout, ExpectationsError, HarnessError, SolverTimeout, UnknownClaim
 

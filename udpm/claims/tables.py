@@ -34,7 +34,8 @@ from fractions import Fraction
 from functools import cache
 from pathlib import Path
 
-from udpm.claims.instances import TABLE, UNCLASSIFIED, Erratum, Findings
+from udpm.claims.findings import Findings
+from udpm.claims.instances import TABLE, UNCLASSIFIED, Erratum
 from udpm.errors import ExpectationsError
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -24,7 +24,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from udpm.claims.instances import UNCLASSIFIED, Findings
+from udpm.claims.findings import Findings
+from udpm.claims.instances import UNCLASSIFIED
 from udpm.errors import HarnessError, UnknownClaim
 
 __all__ = ["CHANGES", "FalseVariant", "false_variant", "registered", "sensitivity", "verdict_of"]

@@ -153,3 +153,17 @@ def rounded_laplace_pmf(k: int, alpha: sympy.Expr = ALPHA) -> sympy.Expr:
             density.subs(sympy.Abs(t), t), (t, 0, hi)
         )
     return sympy.simplify(sympy.powsimp(sympy.expand_log(val, force=True), force=True))
+
+
+def fast_truncated_geometric(n: int, alpha: Fraction) -> Matrix:
+    """T(n, alpha) (grs2011 Example 2.2) from one table of powers; equal to :func:`truncated_geometric`."""
+    a = Fraction(alpha)
+    pw = [Fraction(1)]
+    for _ in range(n):
+        pw.append(pw[-1] * a)
+    c, e = (1 - a) / (1 + a), 1 / (1 + a)
+    mid = [c * p for p in pw]
+    return [
+        [pw[i] * e if j == 0 else pw[n - i] * e if j == n else mid[abs(i - j)] for j in range(n + 1)]
+        for i in range(n + 1)
+    ]

@@ -6,7 +6,7 @@ built, and every one of them later prints "Exception ignored in ...".  The bound
 
 * at every solver call (:func:`udpm.smt.solvers.decide`): before it starts, and by z3's own clock, which is capped at
   the time the check has left (:func:`remaining`); a solver stopped by that clock ends the check;
-* at every instance a check decides (:meth:`udpm.claims.instances.Findings.instance`);
+* at every instance a check decides (:meth:`udpm.claims.findings.Findings.instance`);
 * in the main thread, also between them: a SIGALRM handler raises at the instruction the check is at, when no
   frame of z3 or of the cvc5 helper's client, no ``__del__`` and no frame of this module is on the stack
   (:func:`safe`), and otherwise tries again :data:`RETRY_S` later.  A handler runs only between two

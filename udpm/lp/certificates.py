@@ -107,9 +107,8 @@ def export_certificates(results_by_id: dict, directory: Path) -> list[Path]:
     ``Result.certificate`` is ``{"summary": {...}, "lps": [certificate, ...]}`` (see
     proofs/universality/bayesian.py).  Files are written atomically; names are deterministic.
     """
-    from udpm.internal.files import (
-        atomic_write,  # harness side only: the checker below needs the standard library alone
-    )
+    # harness side only: the checker below needs the standard library alone
+    from udpm.internal.files import atomic_write
 
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)

@@ -70,19 +70,19 @@ import sympy  # noqa: F401  (udpm.lp.certify.sympy: tests patch sympy through it
 
 from udpm.errors import CertificationFailed, InvalidInput
 from udpm.lp import refinement
-from udpm.lp.exact_lp import (
+from udpm.lp.exact_lp import (  # noqa: F401  (_eliminate and sparse_solve are re-exported)
     ZERO,
     Q,
     Singular,
     Unbounded,
     _Clock,
-    _eliminate,  # noqa: F401  (re-exported)
+    _eliminate,
     _f,
     _full_point,
     _q,
     _Std,
     sparse_rank,
-    sparse_solve,  # noqa: F401  (re-exported)
+    sparse_solve,
     standard_form,
 )
 from udpm.lp.exact_signs import ONE_ATOM, _interval, combo_value, sign_of, split_coefficient  # noqa: F401

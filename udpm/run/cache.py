@@ -48,7 +48,8 @@ from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
 
-from udpm.claims.instances import Decision, Erratum, Findings, Instance, Kind, Outcome
+from udpm.claims.findings import Findings
+from udpm.claims.instances import Decision, Erratum, Instance, Kind, Outcome
 from udpm.errors import HarnessError
 from udpm.internal.files import atomic_write
 

@@ -30,7 +30,7 @@ from dataclasses import asdict
 
 from udpm.claims import registry as claims
 from udpm.claims.evidence import Result, Status, unresolved
-from udpm.claims.instances import Findings
+from udpm.claims.findings import Findings
 from udpm.claims.registry import Context, plan_of, run_check
 from udpm.errors import CheckTimeout, HarnessError, SolverTimeout
 from udpm.internal.deadline import bound

@@ -44,7 +44,7 @@ cvc5's budget is z3's, capped at :data:`CVC5_BUDGET_S` while z3 has an answer (e
 cvc5 decides each distinct (file, budget) once per process, and a query met again reuses that answer
 (it is deterministic); z3 decides every call.
 
-Every answer is reported to the claim record (:func:`udpm.claims.instances.smt_query`): a decision decided in
+Every answer is reported to the claim record (:func:`udpm.smt.reports.smt_query`): a decision decided in
 a ``Findings.deciding`` block lists its queries' files and the solvers each answer rests on
 ("unsat: z3+cvc5", "unsat: z3 only (cvc5 unknown: budget spent)", "sat: z3 (cvc5 not run)").
 :func:`second_opinions` and :func:`second_opinion_summary` tally, per process, what both said.
@@ -88,7 +88,6 @@ from pathlib import Path
 
 import z3
 
-from udpm.claims.instances import AGREED, SAT_NOT_RUN, smt_query
 from udpm.errors import InvalidInput, SolverDisagreement, SolverTimeout, VacuousPremise
 from udpm.internal import deadline
 from udpm.smt.cvc5_process import (
@@ -103,6 +102,7 @@ from udpm.smt.cvc5_process import (
     wall_clock_s,
 )
 from udpm.smt.cvc5_process import HELPER as _HELPER
+from udpm.smt.reports import AGREED, SAT_NOT_RUN, smt_query
 
 # z3's reason when it caught SIGINT itself.
 KEYBOARD = "interrupted from keyboard"
@@ -170,7 +170,7 @@ def decide(assertions: Iterable[z3.BoolRef], timeout_s: float, logic: str | None
 
     ``timeout_s`` is a budget of work, set as each solver's resource limit.  Unknown from both raises
     SolverTimeout, and so does a solver stopped by its last-resort clock; sat against unsat raises
-    SolverDisagreement.  Every answer is reported to the open deciding blocks (udpm.claims.instances.smt_query).
+    SolverDisagreement.  Every answer is reported to the open deciding blocks (udpm.smt.reports.smt_query).
     """
     deadline.check()  # a safe point: the check's wall-clock bound may have passed between solver calls
     assertions = list(assertions)

@@ -34,7 +34,8 @@ from fractions import Fraction
 
 import sympy
 
-from udpm.errors import InvalidInput
+from udpm.auditing.exact_inputs import alpha_from_eps
+from udpm.errors import InvalidInput, InvalidMatrix
 
 Number = Fraction | sympy.Expr
 
@@ -152,6 +153,16 @@ class LibraryMechanism:
     def rational(self) -> bool:
         return isinstance(self.alpha, Fraction)
 
+    def udpm_exact_matrix(self, what: str) -> list[list[Number]]:
+        """The exact matrix, for the questions that need rational entries (udpm.auditing.exact_inputs)."""
+        if self.rational:
+            return self.matrix
+        raise InvalidMatrix(
+            f"{what} is {self.library} {self.name}, whose ratio e^-{float(self.rate)!r} is irrational; "
+            "udpm.audit(mechanism) and udpm.auditing.questions.privacy_level(mechanism) decide it exactly "
+            "(arb balls), this question needs rational entries"
+        )
+
     def pmf(self, i: int) -> dict[str, Number]:
         """Output label -> exact probability, for the true count i."""
         return dict(zip(self.outputs, self.matrix[i]))
@@ -202,8 +213,6 @@ def alpha_of(eps: object, sensitivity: int = 1) -> tuple[Number, Fraction | None
     when that is rational; an int, Fraction or float gives rate = eps/sensitivity exactly (a float is its
     exact binary value, which is what the library receives) and alpha = exp(-rate).
     """
-    from udpm.auditing.exact_inputs import alpha_from_eps
-
     if sensitivity < 1:
         raise InvalidInput(f"sensitivity={sensitivity} must be a positive integer")
     if isinstance(eps, str) and "ln" in eps:
