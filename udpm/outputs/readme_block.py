@@ -20,7 +20,6 @@ from udpm.report.html import (
     REPORT_LINK,
     STATUSES,
     ReportFailed,
-    _location,
     _ordered,
     _plural,
     errata,
@@ -37,31 +36,10 @@ CHANGES_START = "<!-- status-changes:start -->"
 CHANGES_END = "<!-- status-changes:end -->"
 
 
-#: The legend under the status table (4 lines; the report has the long form).
-LEGEND = (
-    "- **proved**: an all-n argument ran in this run; **verified**: every (n, alpha) in the grid was decided for the "
-    "whole class the claim quantifies over, nothing beyond it; **tested**: sampled instances checked exactly, no "
-    "counterexample (not a proof).",
-    "- **reproduced**: printed objects equal their exact recomputation; **erratum**: some printed value differs; "
-    "**partial**: decided on part of the printed class only, the rest named (never a pass); "
-    "**refuted**: a counterexample is attached.",
-    "- **inconclusive**: a solver timeout, or a claim it rests on did not pass (never a pass); **error**: the check "
-    "crashed; **pending**: not implemented.",
-    "- The grid (in the report's claim cards) lists, per kind of evidence, the n decided at each alpha, e.g. "
-    "`alpha=1/2: n<=4; 1/3, 2/3: n<=3`; `all n` is symbolic, `(K=30)` counts samples. "
-    "A claim is capped by the weakest claim its argument rests on.",
-)
-
-
 def _cell(s: object, limit: int = 80) -> str:
     s = " ".join(str(s).split())
     s = s if len(s) <= limit else s[: limit - 1] + "…"
     return s.replace("|", "\\|")
-
-
-def _code(s: object) -> str:
-    text = _cell(str(s).replace("`", "'"), 60)
-    return f"`{text}`" if text.strip() else "(empty)"
 
 
 def _link(cid: str) -> str:
@@ -170,9 +148,29 @@ def inventory_lines(doc: Mapping) -> list[str]:
     return lines
 
 
+def _ids(claims: Sequence[Mapping]) -> str:
+    return ", ".join(f"`{c['id']}`" for c in claims)
+
+
+def errata_by_claim(pairs: Sequence[tuple[Mapping, Mapping]]) -> str:
+    """One entry per claim, its errata counted by class: "`gs2010.table1` (22 rounding, 1 typo)".
+
+    >>> errata_by_claim([({"id": "t"}, {"cls": c}) for c in ("typo", "rounding", "typo")])
+    '`t` (2 typo, 1 rounding)'
+    """
+    by: dict[str, Counter] = {}
+    for c, e in pairs:
+        by.setdefault(c["id"], Counter())[e["cls"]] += 1
+    return "; ".join(
+        f"`{cid}` (" + ", ".join(f"{k} {cls}" for cls, k in sorted(n.items(), key=lambda x: (-x[1], x[0]))) + ")"
+        for cid, n in by.items()
+    )
+
+
 def readme_results(doc: Mapping) -> str:
-    """The README text between the results markers: counts per paper and status, a legend, the assertion inventory,
-    the refuted claims and the errata, with links into the report."""
+    """The README text between the results markers, short enough for a front page: counts per paper and status,
+    the assertion inventory, the refuted claims by id, and the errata counted by claim and class (each entry in
+    full is in the report and paper_tables/ERRATA.md)."""
     claims = doc["claims"]
     run = doc.get("run", {})
     papers = _ordered({c["paper"] for c in claims}, PAPERS)
@@ -191,51 +189,31 @@ def readme_results(doc: Mapping) -> str:
         lines.append(f"| `{p}` | " + " | ".join(str(n) if n else "" for n in counts) + f" | {sum(counts)} |")
     totals = [sum(by[p, s] for p in papers) for s in statuses]
     lines.append("| **total** | " + " | ".join(f"**{n}**" for n in totals) + f" | **{sum(totals)}** |")
-    lines += ["", *LEGEND]
+    lines += ["", "What each status means: the table above, and [docs/verdicts.md](docs/verdicts.md)."]
     lines += ["", *inventory_lines(doc)]
     partial = [c for c in claims if c["status"] == "partial"]
     if partial:
-        lines += [
-            "",
-            "Decided on part of the printed class only (the rest is named in the report): "
-            + ", ".join(_link(c["id"]) for c in partial)
-            + ".",
-        ]
+        lines += ["", f"Decided on part of the printed class only ({len(partial)}): {_ids(partial)}."]
     refuted = [c for c in claims if c["status"] == "refuted"]
     inside = [c for c in refuted if not refuted_only_at_an_end(c)]
     at_end = [c for c in refuted if refuted_only_at_an_end(c)]
     if inside:
-        lines += [
-            "",
-            "Refuted as stated (counterexample in the report): " + ", ".join(_link(c["id"]) for c in inside) + ".",
-        ]
+        lines += ["", f"Refuted as stated, inside the printed range ({len(inside)}): {_ids(inside)}."]
     if at_end:
-        lines += [
-            "",
-            "Refuted only at an end of the printed range (of alpha, or of n): "
-            + ", ".join(f"{_link(c['id'])} ({refuted_only_at_an_end(c)})" for c in at_end)
-            + ".",
-        ]
+        ends = ", ".join(f"`{c['id']}` ({refuted_only_at_an_end(c)})" for c in at_end)
+        lines += ["", f"Refuted only at an end of the printed range, of alpha or of n ({len(at_end)}): {ends}."]
     pairs = errata(doc)
-    lines += ["", f"{errata_summary(doc)}:" if pairs else "No errata in this run.", ""]
     if pairs:
-        lines += ["| claim | location | printed | correct | class |", "|---|---|---|---|---|"]
-        for c, e in pairs:
-            lines.append(
-                f"| {_link(c['id'])} | {_cell(_location(c, e))} | "
-                f"{_code(e['printed'])} | {_code(e['correct'])} | {_cell(e['cls'])} |"
-            )
-        lines.append("")
-    lines.append(
-        "How each status moved, with its reason derived from the record: the status changes in "
-        "[CHANGELOG.md](CHANGELOG.md#status-changes) (`python -m udpm.outputs.readme_block changelog RESULTS.json`)."
-    )
-    lines.append("")
-    lines.append(
-        "The full report (every claim with its status, evidence, grid, instances, dependencies and values; the "
-        "errata; figures and plots): "
-        f"run `python reproduce.py --report`, then open `{REPORT_LINK}` in a browser (it works offline)."
-    )
+        lines += ["", f"{errata_summary(doc)}: {errata_by_claim(pairs)}."]
+    else:
+        lines += ["", "No errata in this run."]
+    lines += [
+        "",
+        "Every counterexample, erratum (location, printed and correct value) and grid: "
+        f"`python reproduce.py --report`, then `{REPORT_LINK}`; the errata also in "
+        "[paper_tables/ERRATA.md](paper_tables/ERRATA.md), status changes with their reasons in "
+        "[CHANGELOG.md](CHANGELOG.md#status-changes).",
+    ]
     return "\n".join(lines)
 
 
