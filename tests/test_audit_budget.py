@@ -13,14 +13,13 @@ import pytest
 from udpm import audit
 from udpm.auditing import witness_users
 from udpm.auditing.privacy_level import privacy_level
-from udpm.core.mechanisms import fast_truncated_geometric
 from udpm.auditing.questions import is_universally_optimal
 from udpm.auditing.time_budget import Budget, run_within
 from udpm.auditing.universality_check import decide_remap
 from udpm.auditing.witness_users import fast_best_remap, find_witness, lp_proposal, weights_of
 from udpm.cli import main
 from udpm.core import linalg
-from udpm.core.mechanisms import truncated_geometric
+from udpm.core.mechanisms import fast_truncated_geometric, truncated_geometric
 from udpm.errors import InvalidInput, SolverTimeout
 
 

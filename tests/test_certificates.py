@@ -13,7 +13,14 @@ import sympy
 
 from udpm.claims.evidence import Evidence, Result, Status
 from udpm.core.users import BayesianUser, absolute_error, power_loss
-from udpm.lp.certificates import Rejected, check_certificate, check_file, exact_sign, export_certificates, to_certificate
+from udpm.lp.certificates import (
+    Rejected,
+    check_certificate,
+    check_file,
+    exact_sign,
+    export_certificates,
+    to_certificate,
+)
 from udpm.lp.certify import solve
 from udpm.lp.programs import Constraint, LinearProgram, bayesian_lp
 

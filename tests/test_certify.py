@@ -15,7 +15,22 @@ from udpm.core.mechanisms import truncated_geometric
 from udpm.core.remaps import compose, deterministic_remap
 from udpm.core.users import BayesianUser, absolute_error, binary_loss, power_loss
 from udpm.errors import CertificationFailed, InvalidInput, SolverTimeout
-from udpm.lp.certify import _check, _check_unique, _Clock, _dual_simplex, _full_point, _q, _two_phase, check_certified, is_vertex, sign_of, solve, split_coefficient, standard_form, vertex_reduced_costs
+from udpm.lp.certify import (
+    _check,
+    _check_unique,
+    _Clock,
+    _dual_simplex,
+    _full_point,
+    _q,
+    _two_phase,
+    check_certified,
+    is_vertex,
+    sign_of,
+    solve,
+    split_coefficient,
+    standard_form,
+    vertex_reduced_costs,
+)
 from udpm.lp.programs import Constraint, LinearProgram, bayesian_lp, objective_value, violated_constraint
 
 

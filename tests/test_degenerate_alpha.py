@@ -7,7 +7,15 @@ from fractions import Fraction as F
 
 import pytest
 
-from proofs.boundary.alpha_one import READINGS, beating_user, constant_rows, decide_alpha_one, is_one_dp, permuted_forms, truncated_geometric_at_one
+from proofs.boundary.alpha_one import (
+    READINGS,
+    beating_user,
+    constant_rows,
+    decide_alpha_one,
+    is_one_dp,
+    permuted_forms,
+    truncated_geometric_at_one,
+)
 from proofs.universality import characterization
 from udpm.claims.findings import Findings
 from udpm.claims.instances import Outcome

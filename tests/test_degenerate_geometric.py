@@ -5,7 +5,20 @@ from __future__ import annotations
 
 from fractions import Fraction as F
 
-from proofs.boundary.geometric import definition4, definition4_at_zero, end_mechanisms_private, every_consumer_at_boundary, in_band, lemma1_at_boundary, lemma2_at_boundary, lemma3_at_boundary, point_mass_pmf_at_zero, post_processing_at_zero, theorem2_at_boundary, zero_geometric
+from proofs.boundary.geometric import (
+    definition4,
+    definition4_at_zero,
+    end_mechanisms_private,
+    every_consumer_at_boundary,
+    in_band,
+    lemma1_at_boundary,
+    lemma2_at_boundary,
+    lemma3_at_boundary,
+    point_mass_pmf_at_zero,
+    post_processing_at_zero,
+    theorem2_at_boundary,
+    zero_geometric,
+)
 from proofs.derivation.column_replacement import lemma2_functional
 from proofs.derivation.derivability import three_term
 from proofs.geometric import post_processing_example

@@ -8,8 +8,21 @@ from fractions import Fraction as F
 
 import pytest
 
-from proofs.boundary.alpha_zero import binary_user_second_optimum, formula_at_zero, identity, identity_beaten, non_permutation_deriving_identity
-from proofs.boundary.universality import corollary_3_3_at_boundary, every_one_dp_universal, grs2011_one_geometric, range_n_uniqueness_at_zero, theorem_3_1_at_boundary, theorem_3_2_at_boundary
+from proofs.boundary.alpha_zero import (
+    binary_user_second_optimum,
+    formula_at_zero,
+    identity,
+    identity_beaten,
+    non_permutation_deriving_identity,
+)
+from proofs.boundary.universality import (
+    corollary_3_3_at_boundary,
+    every_one_dp_universal,
+    grs2011_one_geometric,
+    range_n_uniqueness_at_zero,
+    theorem_3_1_at_boundary,
+    theorem_3_2_at_boundary,
+)
 from udpm.claims.findings import Findings
 from udpm.claims.instances import Outcome
 from udpm.claims.registry import Context, Status

@@ -10,7 +10,13 @@ from fractions import Fraction as F
 
 import sympy as sp
 
-from proofs.boundary.universality import grs2009_geometric_at_one, grs2011_one_geometric, range_n_uniqueness_at_one, theorem_3_1_at_one, uniform_binary_loss_at_one
+from proofs.boundary.universality import (
+    grs2009_geometric_at_one,
+    grs2011_one_geometric,
+    range_n_uniqueness_at_one,
+    theorem_3_1_at_one,
+    uniform_binary_loss_at_one,
+)
 from proofs.geometric import laplace_vs_geometric as lvg
 from proofs.geometric import post_processing_example as ppe
 from proofs.geometric import rounded_laplace as rl

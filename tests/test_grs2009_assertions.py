@@ -4,7 +4,18 @@ from fractions import Fraction as F
 
 import sympy as sp
 
-from proofs.assertions.grs2009 import constraint_matrix_well_defined, example_2_1, footnote_1, footnote_4, larger_alpha_more_privacy, lemma_5_6_proof, lemma_5_11_count, oblivious_equivalence, remap_preserves_privacy, user_specific_lp
+from proofs.assertions.grs2009 import (
+    constraint_matrix_well_defined,
+    example_2_1,
+    footnote_1,
+    footnote_4,
+    larger_alpha_more_privacy,
+    lemma_5_6_proof,
+    lemma_5_11_count,
+    oblivious_equivalence,
+    remap_preserves_privacy,
+    user_specific_lp,
+)
 from proofs.geometric.mechanism import a as ALPHA
 from udpm.claims.registry import Context, Status
 from udpm.core.mechanisms import truncated_geometric

@@ -13,7 +13,16 @@ from fractions import Fraction as F
 import pytest
 import z3
 
-from proofs.assertions.footnotes import FN3_ALPHA, FN3_REGION, FN3_USER, FN3_X, STRICT_REGION, certify_witness, decide_fn3_witness, fn3_witness
+from proofs.assertions.footnotes import (
+    FN3_ALPHA,
+    FN3_REGION,
+    FN3_USER,
+    FN3_X,
+    STRICT_REGION,
+    certify_witness,
+    decide_fn3_witness,
+    fn3_witness,
+)
 from proofs.signatures import optimal_mechanisms as s
 from proofs.signatures import vertex_remaps as vr
 from proofs.signatures.lemmas import PROPERTIES

@@ -5,7 +5,16 @@ from __future__ import annotations
 
 from fractions import Fraction as F
 
-from proofs.assertions.gs2010 import convex_hull, lemma3_case2, neither_implies_the_other, optimal_not_derivable, postprocessing_preserves_privacy, printed_algebra, theorem1_algebra, variable_counts
+from proofs.assertions.gs2010 import (
+    convex_hull,
+    lemma3_case2,
+    neither_implies_the_other,
+    optimal_not_derivable,
+    postprocessing_preserves_privacy,
+    printed_algebra,
+    theorem1_algebra,
+    variable_counts,
+)
 from proofs.boundary.geometric import definition4
 from udpm.claims.instances import Outcome
 from udpm.claims.registry import Context, Status

@@ -9,7 +9,20 @@ import pytest
 import sympy
 
 from udpm.lp import certificates as cf
-from udpm.lp.certificates import FORMAT, Rejected, _atom_root, _exact, _index, _rank, certificate_of, check_certificate, check_file, exact_sign, export_certificates, to_certificate
+from udpm.lp.certificates import (
+    FORMAT,
+    Rejected,
+    _atom_root,
+    _exact,
+    _index,
+    _rank,
+    certificate_of,
+    check_certificate,
+    check_file,
+    exact_sign,
+    export_certificates,
+    to_certificate,
+)
 from udpm.lp.certify import solve
 from udpm.lp.programs import Constraint, LinearProgram
 

@@ -10,7 +10,32 @@ import sympy
 
 from udpm.errors import CertificationFailed, InvalidInput, SolverTimeout
 from udpm.lp import certify
-from udpm.lp.certify import ONE_ATOM, Certified, Singular, Unbounded, _Basis, _check, _check_unique, _Clock, _dual_simplex, _f, _full_point, _q, _two_phase, check_certified, column_label, combo_value, is_vertex, sign_of, solve, sparse_rank, sparse_solve, split_coefficient, standard_form, vertex_reduced_costs
+from udpm.lp.certify import (
+    ONE_ATOM,
+    Certified,
+    Singular,
+    Unbounded,
+    _Basis,
+    _check,
+    _check_unique,
+    _Clock,
+    _dual_simplex,
+    _f,
+    _full_point,
+    _q,
+    _two_phase,
+    check_certified,
+    column_label,
+    combo_value,
+    is_vertex,
+    sign_of,
+    solve,
+    sparse_rank,
+    sparse_solve,
+    split_coefficient,
+    standard_form,
+    vertex_reduced_costs,
+)
 from udpm.lp.programs import Constraint, LinearProgram
 
 R2, R3 = sympy.sqrt(2), sympy.sqrt(3)

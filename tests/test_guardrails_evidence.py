@@ -6,7 +6,20 @@ from fractions import Fraction as F
 
 import pytest
 
-from udpm.claims.evidence import KIND_ORDER, Evidence, Result, Status, cap, derive, grid_of, grid_text, n_text, sample_digest, scope_text, unresolved
+from udpm.claims.evidence import (
+    KIND_ORDER,
+    Evidence,
+    Result,
+    Status,
+    cap,
+    derive,
+    grid_of,
+    grid_text,
+    n_text,
+    sample_digest,
+    scope_text,
+    unresolved,
+)
 from udpm.claims.findings import Findings
 from udpm.claims.instances import ALL_N, BOUNDED, SAMPLED, TABLE, Erratum, Kind, Outcome
 

@@ -8,7 +8,23 @@ from fractions import Fraction as F
 import pytest
 
 from udpm.claims.findings import Deciding, Findings
-from udpm.claims.instances import ALL_N, BOUNDED, ERRATUM_CLASSES, INSTANCE_FORMAT, SAMPLED, SYMBOLIC, TABLE, UNCLASSIFIED, Decision, Erratum, Instance, Kind, Outcome, alpha_label, is_symbolic
+from udpm.claims.instances import (
+    ALL_N,
+    BOUNDED,
+    ERRATUM_CLASSES,
+    INSTANCE_FORMAT,
+    SAMPLED,
+    SYMBOLIC,
+    TABLE,
+    UNCLASSIFIED,
+    Decision,
+    Erratum,
+    Instance,
+    Kind,
+    Outcome,
+    alpha_label,
+    is_symbolic,
+)
 from udpm.errors import HarnessError, SolverTimeout
 
 

@@ -6,7 +6,17 @@ from fractions import Fraction as F
 import pytest
 import sympy
 
-from udpm.core.mechanisms import ALPHA, _symbolic_alpha, geometric_pmf, geometric_tail, geometric_window, rounded_laplace_pmf, scaled_truncated_geometric, truncated_geometric, truncated_geometric_zlcn2013
+from udpm.core.mechanisms import (
+    ALPHA,
+    _symbolic_alpha,
+    geometric_pmf,
+    geometric_tail,
+    geometric_window,
+    rounded_laplace_pmf,
+    scaled_truncated_geometric,
+    truncated_geometric,
+    truncated_geometric_zlcn2013,
+)
 from udpm.errors import InvalidAlpha, InvalidInput, InvalidInteger, InvalidSize
 
 A = F(1, 3)

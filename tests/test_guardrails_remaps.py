@@ -7,7 +7,16 @@ import pytest
 import sympy
 
 from udpm.core.mechanisms import truncated_geometric
-from udpm.core.remaps import Derivation, Transformation, bayes_remap, compose, derive, deterministic_remap, posterior_loss, transformation_vector
+from udpm.core.remaps import (
+    Derivation,
+    Transformation,
+    bayes_remap,
+    compose,
+    derive,
+    deterministic_remap,
+    posterior_loss,
+    transformation_vector,
+)
 from udpm.core.users import BayesianUser, Loss, absolute_error
 from udpm.errors import InvalidInput, InvalidMatrix
 

@@ -10,7 +10,19 @@ import sympy
 from udpm.claims import tables
 from udpm.claims.findings import Findings
 from udpm.claims.instances import TABLE, UNCLASSIFIED, Erratum
-from udpm.claims.tables import UNDECLARED, Mismatch, PrintedItem, approximates, compare_printed, decimal_matches_real, diff, mismatch_errata, parse_exact, printed, printed_matches
+from udpm.claims.tables import (
+    UNDECLARED,
+    Mismatch,
+    PrintedItem,
+    approximates,
+    compare_printed,
+    decimal_matches_real,
+    diff,
+    mismatch_errata,
+    parse_exact,
+    printed,
+    printed_matches,
+)
 from udpm.errors import ExpectationsError
 
 

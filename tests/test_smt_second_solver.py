@@ -252,10 +252,9 @@ def test_the_file_name_depends_on_the_query_alone():
         return smt.smt2_text([a > 0, (a + 1) * (a + 1) < a * (a + 1)])
 
     first = build()
-    with smt.fresh_context():
-        z3.Reals("u v w")  # other terms first: other term ids, hence other let names in z3's printout
-        z3.Real("a") * 7 + 3
-        second = build()
+    z3.Reals("u v w")  # other terms first: other term ids, hence other let names in z3's printout
+    z3.Real("a") * 7 + 3
+    second = build()
     assert first == second
 
 
@@ -358,13 +357,12 @@ def test_a_disagreement_inside_a_decision_is_an_error_not_an_instance(monkeypatc
 
 def test_the_record_is_the_same_whatever_ran_before():
     def run():
-        with smt.fresh_context():
-            a = z3.Real("a")
-            rec = Findings("demo")
-            with rec.deciding(n=1, alpha="1/2", kind=BOUNDED, method="smt"):
-                smt.premise_witness([a > 0, a < 1], timeout_s=10, what="0 < a < 1")
-                smt.decide([a > 0, a < 1, a * a * a > a], timeout_s=10)
-            return json.dumps(rec.decisions[0].to_json(), sort_keys=True)
+        a = z3.Real("a")
+        rec = Findings("demo")
+        with rec.deciding(n=1, alpha="1/2", kind=BOUNDED, method="smt"):
+            smt.premise_witness([a > 0, a < 1], timeout_s=10, what="0 < a < 1")
+            smt.decide([a > 0, a < 1, a * a * a > a], timeout_s=10)
+        return json.dumps(rec.decisions[0].to_json(), sort_keys=True)
 
     first = run()
     x = z3.Real("x")

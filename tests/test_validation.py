@@ -13,9 +13,25 @@ import numpy as np
 import pytest
 import sympy
 
-from udpm.core.mechanisms import geometric_pmf, geometric_tail, geometric_window, rounded_laplace_pmf, scaled_truncated_geometric, truncated_geometric, truncated_geometric_zlcn2013
+from udpm.core.mechanisms import (
+    geometric_pmf,
+    geometric_tail,
+    geometric_window,
+    rounded_laplace_pmf,
+    scaled_truncated_geometric,
+    truncated_geometric,
+    truncated_geometric_zlcn2013,
+)
 from udpm.core.privacy import database_dp_violations, dp_violations, hamming_neighbours, is_dp
-from udpm.errors import HarnessError, InvalidAlpha, InvalidInput, InvalidInteger, InvalidMatrix, InvalidSize, NotStochastic
+from udpm.errors import (
+    HarnessError,
+    InvalidAlpha,
+    InvalidInput,
+    InvalidInteger,
+    InvalidMatrix,
+    InvalidSize,
+    NotStochastic,
+)
 
 HALF = F(1, 2)
 GOOD = [[F(2, 3), F(1, 3)], [F(1, 3), F(2, 3)]]  # 1/2-DP, row-stochastic

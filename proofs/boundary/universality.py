@@ -16,8 +16,22 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from fractions import Fraction as F
 
-from proofs.boundary.alpha_one import READINGS, constant_beaten, constant_rows, is_one_dp, permuted_forms, truncated_geometric_at_one
-from proofs.boundary.alpha_zero import ZERO_DP_READING, binary_user_second_optimum, formula_at_zero, identity, identity_beaten, non_permutation_deriving_identity
+from proofs.boundary.alpha_one import (
+    READINGS,
+    constant_beaten,
+    constant_rows,
+    is_one_dp,
+    permuted_forms,
+    truncated_geometric_at_one,
+)
+from proofs.boundary.alpha_zero import (
+    ZERO_DP_READING,
+    binary_user_second_optimum,
+    formula_at_zero,
+    identity,
+    identity_beaten,
+    non_permutation_deriving_identity,
+)
 from udpm.claims.instances import BOUNDED
 from udpm.claims.registry import Context, Findings
 

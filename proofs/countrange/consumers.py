@@ -21,10 +21,28 @@ from __future__ import annotations
 from fractions import Fraction
 
 from proofs.countrange.alpha import zlcn_label
-from proofs.countrange.cones import all_consumers_threshold, all_consumers_two, bounded_grid, canonical_pins, forms_are_legal, new_stats, record_stats, z3_forms
+from proofs.countrange.cones import (
+    all_consumers_threshold,
+    all_consumers_two,
+    bounded_grid,
+    canonical_pins,
+    forms_are_legal,
+    new_stats,
+    record_stats,
+    z3_forms,
+)
 from proofs.countrange.derivation import premises_hold
 from proofs.countrange.family import one_variable_minimum, two_variable_minimum
-from proofs.countrange.lp import ALPHAS_Z, consumer_text, digest, fmt, lp_optimum, random_consumer, theta_pairs, theta_text
+from proofs.countrange.lp import (
+    ALPHAS_Z,
+    consumer_text,
+    digest,
+    fmt,
+    lp_optimum,
+    random_consumer,
+    theta_pairs,
+    theta_text,
+)
 from udpm.claims.instances import BOUNDED, SAMPLED
 from udpm.claims.registry import Context, Findings, checks
 from udpm.core.users import CountRangeConsumer

@@ -15,7 +15,21 @@ from fractions import Fraction
 import z3
 
 from proofs.countrange.alpha import SYMBOLIC, internal, label
-from proofs.countrange.chain import BINARY, TERNARY, UNIVERSES, Chain, chain_databases, chain_failure, chain_symbolic_failures, db_count, db_name, db_neighbours, error_identity_failure, paper_chain, restriction_dp_failure
+from proofs.countrange.chain import (
+    BINARY,
+    TERNARY,
+    UNIVERSES,
+    Chain,
+    chain_databases,
+    chain_failure,
+    chain_symbolic_failures,
+    db_count,
+    db_name,
+    db_neighbours,
+    error_identity_failure,
+    paper_chain,
+    restriction_dp_failure,
+)
 from proofs.countrange.derivation import premises_hold
 from proofs.countrange.optimum_consumers import unique_optimum_consumer
 from proofs.countrange.vectors import lemma3_x, lemma3_y

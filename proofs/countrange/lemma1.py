@@ -16,7 +16,15 @@ import sympy as sp
 import z3
 
 from proofs.countrange.alpha import SYMBOLIC, Alpha, a_sym, label
-from proofs.countrange.derivation import alphas_for, at_model, dp_column, pin_alpha, premises_hold, vector_terms, z3_alpha
+from proofs.countrange.derivation import (
+    alphas_for,
+    at_model,
+    dp_column,
+    pin_alpha,
+    premises_hold,
+    vector_terms,
+    z3_alpha,
+)
 from proofs.countrange.vectors import Vector, xhat, yhat
 from udpm.claims.instances import BOUNDED
 from udpm.claims.registry import Context, Findings, checks

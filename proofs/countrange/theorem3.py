@@ -23,9 +23,26 @@ import z3
 from proofs.countrange.alpha import A_SYM, SYMBOLIC, ZLCN_ALPHAS, Alpha, a_sym, label
 from proofs.countrange.chain import Chain, paper_chain
 from proofs.countrange.databases import CO_REGION, DATABASES_NOTE, decide_databases
-from proofs.countrange.derivation import JOINT, alphas_for, at_model, derivation, derivation_problem, pin_alpha, premises_hold
+from proofs.countrange.derivation import (
+    JOINT,
+    alphas_for,
+    at_model,
+    derivation,
+    derivation_problem,
+    pin_alpha,
+    premises_hold,
+)
 from proofs.countrange.lemma2 import declared_errata
-from proofs.countrange.lemma3 import PRINTED_CONSUMERS, cleared, count_range_thetas, decide_general, paper_rho, printed_optimum_failure, printed_rho_weights, z3_of
+from proofs.countrange.lemma3 import (
+    PRINTED_CONSUMERS,
+    cleared,
+    count_range_thetas,
+    decide_general,
+    paper_rho,
+    printed_optimum_failure,
+    printed_rho_weights,
+    z3_of,
+)
 from proofs.countrange.lp import lp_optimum
 from proofs.countrange.vectors import Vector, lemma3_x, lemma3_y, printed_internal, xhat, yhat
 from udpm.claims.instances import BOUNDED, TABLE

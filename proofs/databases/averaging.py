@@ -29,11 +29,40 @@ from udpm.claims.registry import Context, Findings, checks
 from udpm.core import linalg
 from udpm.core.privacy import database_dp_violations, dp_violations
 from udpm.core.users import BayesianUser, Loss, absolute_error, binary_loss, squared_error
-from udpm.induction.databases import I_, K_, M_, N_, PRINTED_DEGREES, SYMBOLIC, WORST_EXTENSION, LossStep, Relation, class_size, degrees_step, derived_degrees, edge_count_step, edge_sum_obligations, enumerated, farkas_step, hamming, multiplier_obligations, outside_the_hypotheses, residual_sign, trivial_predicate_obligation
+from udpm.induction.databases import (
+    I_,
+    K_,
+    M_,
+    N_,
+    PRINTED_DEGREES,
+    SYMBOLIC,
+    WORST_EXTENSION,
+    LossStep,
+    Relation,
+    class_size,
+    degrees_step,
+    derived_degrees,
+    edge_count_step,
+    edge_sum_obligations,
+    enumerated,
+    farkas_step,
+    hamming,
+    multiplier_obligations,
+    outside_the_hypotheses,
+    residual_sign,
+    trivial_predicate_obligation,
+)
 from udpm.induction.obligations import Obligation, discharge
 from udpm.lp.certificates import certificate_of
 from udpm.lp.certify import solve
-from udpm.lp.database import Database, DatabaseSpace, average_by_count, mechanism_rows, random_dp_database_mechanism, worst_extension_lp
+from udpm.lp.database import (
+    Database,
+    DatabaseSpace,
+    average_by_count,
+    mechanism_rows,
+    random_dp_database_mechanism,
+    worst_extension_lp,
+)
 from udpm.lp.programs import bayesian_lp
 
 F = Fraction

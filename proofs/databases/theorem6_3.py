@@ -14,7 +14,18 @@ from fractions import Fraction
 import sympy as sp
 import z3
 
-from proofs.databases.priors import HALF, SHOWN, SMALL_EPS, certified_optima, compare_priors, db, decide_impossibility, lp_certificate, printed_item, witnessed
+from proofs.databases.priors import (
+    HALF,
+    SHOWN,
+    SMALL_EPS,
+    certified_optima,
+    compare_priors,
+    db,
+    decide_impossibility,
+    lp_certificate,
+    printed_item,
+    witnessed,
+)
 from udpm.claims.instances import BOUNDED
 from udpm.claims.registry import Context, Findings, checks
 from udpm.claims.tables import PrintedItem, compare_printed

@@ -15,7 +15,30 @@ import flint
 import sympy as sp
 
 from proofs.boundary.geometric import BOUNDARY, GS2010_RANGE, lemma2_at_boundary
-from proofs.derivation.determinants import KINDS, OMA2, SEARCH_M, SYMBOLIC, TRI_ROW, M, Row, a, at, bareiss_det, det_gprime_solved, functional_row, g_prime, g_scaled, is_identity, kms_inverse_cases, poly_matmul, poly_str, prove_cases, row_kind, size_bound, tridiagonal
+from proofs.derivation.determinants import (
+    KINDS,
+    OMA2,
+    SEARCH_M,
+    SYMBOLIC,
+    TRI_ROW,
+    M,
+    Row,
+    a,
+    at,
+    bareiss_det,
+    det_gprime_solved,
+    functional_row,
+    g_prime,
+    g_scaled,
+    is_identity,
+    kms_inverse_cases,
+    poly_matmul,
+    poly_str,
+    prove_cases,
+    row_kind,
+    size_bound,
+    tridiagonal,
+)
 from udpm.claims.instances import ALL_N, BOUNDED
 from udpm.claims.registry import Context, Findings, checks
 

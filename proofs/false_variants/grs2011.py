@@ -8,7 +8,19 @@ from fractions import Fraction as F
 import sympy as sp
 import z3
 
-from proofs.assertions.grs2011 import appendix_a_limits, appendix_b_only_monotonicity_dropped, composition_level, example_losses_legal, geometric_outputs_wrong, lemma_5_6_chain, lemma_5_8_binding, lemma_5_9_first_row, oblivious_adjacent, theorem_a2_factor, trivial_privacy
+from proofs.assertions.grs2011 import (
+    appendix_a_limits,
+    appendix_b_only_monotonicity_dropped,
+    composition_level,
+    example_losses_legal,
+    geometric_outputs_wrong,
+    lemma_5_6_chain,
+    lemma_5_8_binding,
+    lemma_5_9_first_row,
+    oblivious_adjacent,
+    theorem_a2_factor,
+    trivial_privacy,
+)
 from udpm.claims.registry import Context, Findings, restrict
 from udpm.claims.tables import PrintedItem, printed
 from udpm.claims.variants import false_variant

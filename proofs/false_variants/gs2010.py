@@ -6,7 +6,18 @@ from fractions import Fraction as F
 
 import sympy as sp
 
-from proofs.assertions.gs2010 import convex_hull, inverse_of_g, lemma3_case2, neither_implies_the_other, optimal_not_derivable, positive_entries, postprocessing_preserves_privacy, printed_algebra, theorem1_algebra, variable_counts
+from proofs.assertions.gs2010 import (
+    convex_hull,
+    inverse_of_g,
+    lemma3_case2,
+    neither_implies_the_other,
+    optimal_not_derivable,
+    positive_entries,
+    postprocessing_preserves_privacy,
+    printed_algebra,
+    theorem1_algebra,
+    variable_counts,
+)
 from udpm.claims.registry import Context, Findings, restrict
 from udpm.claims.variants import false_variant
 

@@ -15,7 +15,18 @@ from fractions import Fraction
 
 import sympy as sp
 
-from proofs.boundary.geometric import END_MECHANISMS, ENDS, GS2010_RANGE, built, definition4, definition4_at_one, definition4_at_zero, end_mechanisms_private, in_band, pmf_at_end
+from proofs.boundary.geometric import (
+    END_MECHANISMS,
+    ENDS,
+    GS2010_RANGE,
+    built,
+    definition4,
+    definition4_at_one,
+    definition4_at_zero,
+    end_mechanisms_private,
+    in_band,
+    pmf_at_end,
+)
 from udpm.claims.instances import ALL_N, BOUNDED
 from udpm.claims.registry import Context, Findings, checks
 from udpm.core import linalg

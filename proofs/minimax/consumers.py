@@ -18,7 +18,16 @@ from collections.abc import Callable
 from fractions import Fraction
 
 from proofs.boundary.geometric import GS2010_RANGE, every_consumer_at_boundary
-from proofs.databases.averaging import FULL_SPACES, SPACES, averaging_all_n, decide_averaged, decide_farkas, digest, row_count_erratum, space_label
+from proofs.databases.averaging import (
+    FULL_SPACES,
+    SPACES,
+    averaging_all_n,
+    decide_averaged,
+    decide_farkas,
+    digest,
+    row_count_erratum,
+    space_label,
+)
 from proofs.universality.sample_users import legal_loss, random_legal_g
 from udpm.auditing.every_user import LEGAL, SIDED, Undecided, mechanism_for_every_user
 from udpm.claims.instances import BOUNDED, SAMPLED

@@ -41,7 +41,28 @@ import sympy as sp
 import z3
 
 from proofs.minimax.consumers import consumer_instance, describe, mechanism_optimum, sample
-from proofs.minimax.perturbation import CASE1, CASE2, CASE2_AS_PRINTED, PROOF, Variant, _alpha, boundary, boundary_dp, boundary_entries, boundary_premises, boundary_rows, inside_block, lprime_row, lprime_strict, over_rows, pattern_holds, pattern_step, row_loss, small_delta_exists, tight_or_strict
+from proofs.minimax.perturbation import (
+    CASE1,
+    CASE2,
+    CASE2_AS_PRINTED,
+    PROOF,
+    Variant,
+    _alpha,
+    boundary,
+    boundary_dp,
+    boundary_entries,
+    boundary_premises,
+    boundary_rows,
+    inside_block,
+    lprime_row,
+    lprime_strict,
+    over_rows,
+    pattern_holds,
+    pattern_step,
+    row_loss,
+    small_delta_exists,
+    tight_or_strict,
+)
 from udpm.claims.instances import ALL_N, BOUNDED, SAMPLED
 from udpm.claims.registry import Context, Findings, checks
 from udpm.core import linalg
@@ -50,7 +71,7 @@ from udpm.lp.certificates import certificate_of
 from udpm.lp.certify import solve
 from udpm.lp.minimax import lexicographic_lp, matrix_of
 from udpm.smt.reports import reported_queries
-from udpm.smt.solvers import decide, fresh_context, model_value, premise_witness
+from udpm.smt.solvers import decide, model_value, premise_witness
 
 SYMBOLIC_ALPHA = "symbolic alpha in (0,1)"
 METHOD = "the paper's perturbation argument on a symbolic template, SMT unsat (z3 and cvc5)"
@@ -128,51 +149,50 @@ def lemma5_all_n(rec: Findings, ctx: Context, variant: Variant = PROOF) -> bool:
     checked as printed (errata).  False when a part fails (a false variant)."""
     t = ctx.solver_timeout
     witnesses: dict[str, str] = {}
-    with fresh_context():  # models (witnesses, counterexamples) depend on the query alone
-        parts: list[tuple[str, str, Callable[[], str | None]]] = []
-        for case in (CASE1, CASE2):
-            where = f"case {case.number} ({'2i <= j+k' if case.number == 1 else '2i > j+k'}, rows {case.rows})"
+    parts: list[tuple[str, str, Callable[[], str | None]]] = []
+    for case in (CASE1, CASE2):
+        where = f"case {case.number} ({'2i <= j+k' if case.number == 1 else '2i > j+k'}, rows {case.rows})"
 
-            def run(obs: list[Obligation]) -> Callable[[], str | None]:
-                return lambda: next((cex for ob in obs if (cex := settle(ob, t, witnesses)) is not None), None)
+        def run(obs: list[Obligation]) -> Callable[[], str | None]:
+            return lambda: next((cex for ob in obs if (cex := settle(ob, t, witnesses)) is not None), None)
 
-            privacy = [inside_block(case), small_delta_exists(case), boundary(case, variant)]
-            parts += [
-                (
-                    f"{where}: alpha-DP",
-                    "every alpha-DP x with a violating pair at rows i, i+1; delta in [0, 1] "
-                    "between changed rows, delta = the explicit bound at rows i, i+1",
-                    run(privacy),
-                ),
-                (
-                    f"{where}: L does not increase",
-                    "every monotone loss, every side information S, every changed row",
-                    run([row_loss(case, variant)]),
-                ),
-                (
-                    f"{where}: L' strictly decreases",
-                    "every alpha-DP x with a violating pair at rows i, i+1",
-                    run([lprime_row(case, variant), lprime_strict(case, variant)]),
-                ),
-            ]
-        parts.append(
+        privacy = [inside_block(case), small_delta_exists(case), boundary(case, variant)]
+        parts += [
             (
-                "L and L' over all rows",
-                "any number of rows, every S",
-                lambda: next((c for ob in over_rows() if (c := settle(ob, t, witnesses)) is not None), None),
-            )
+                f"{where}: alpha-DP",
+                "every alpha-DP x with a violating pair at rows i, i+1; delta in [0, 1] "
+                "between changed rows, delta = the explicit bound at rows i, i+1",
+                run(privacy),
+            ),
+            (
+                f"{where}: L does not increase",
+                "every monotone loss, every side information S, every changed row",
+                run([row_loss(case, variant)]),
+            ),
+            (
+                f"{where}: L' strictly decreases",
+                "every alpha-DP x with a violating pair at rows i, i+1",
+                run([lprime_row(case, variant), lprime_strict(case, variant)]),
+            ),
+        ]
+    parts.append(
+        (
+            "L and L' over all rows",
+            "any number of rows, every S",
+            lambda: next((c for ob in over_rows() if (c := settle(ob, t, witnesses)) is not None), None),
         )
+    )
 
-        def step3() -> str | None:
-            cex = settle(tight_or_strict(), t, witnesses)
-            if cex is not None:
-                return cex
-            ob, symbols = pattern_step(variant.gap)
-            return settle_pattern(ob, symbols, t, witnesses, variant.gap)
+    def step3() -> str | None:
+        cex = settle(tight_or_strict(), t, witnesses)
+        if cex is not None:
+            return cex
+        ob, symbols = pattern_step(variant.gap)
+        return settle_pattern(ob, symbols, t, witnesses, variant.gap)
 
-        parts.append(("step 3: no violating pair => pattern", "any number of columns, every adjacent row pair", step3))
-        ok = all(_decide(rec, part, covers, check) for part, covers, check in parts)
-        printed_steps(rec, t)
+    parts.append(("step 3: no violating pair => pattern", "any number of columns, every adjacent row pair", step3))
+    ok = all(_decide(rec, part, covers, check) for part, covers, check in parts)
+    printed_steps(rec, t)
     rec.value(**dict(sorted(witnesses.items())))
     rec.note(
         "all-n (the paper's proof, computed): (1) a lexicographic (L, L') optimum x exists (the alpha-DP "

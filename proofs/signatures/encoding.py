@@ -60,7 +60,7 @@ from udpm.core import linalg
 from udpm.core.signatures import DOWN, SLACK, UP, ZERO, Signature, render, signature
 from udpm.core.users import Loss
 from udpm.errors import SolverTimeout, VacuousPremise
-from udpm.smt.solvers import decide, fresh_context, premise_witness
+from udpm.smt.solvers import decide, premise_witness
 
 F = Fraction
 CEGAR_CAP = 2000  # non-vertex models excluded before giving up (inconclusive)
@@ -340,24 +340,23 @@ def search(
         prop.vertex if vertex is None else vertex,
         prop.s_at_most_z,
     )
-    with fresh_context():  # a search's models depend on its query alone
-        e = Encoding(n, a, optimal=prop.optimal, full_support=full_support, strict=strict)
-        premises = list(e.facts)
-        if prop.s_at_most_z and prop.vertex:
-            premises.append(e.s_at_most_z())
-        if premise is not None:
-            premises.append(premise(e))
-        seen = witness(e, prop, premises, timeout_s)
-        base = z3.And([*premises, prop.negation(e)])  # one term: z3's Python layer is slow per assertion
-        cuts: list = []
-        terms = e.binding_terms()
-        for excluded in range(CEGAR_CAP + 1):
-            out = decide([base, *cuts], timeout_s)
-            if out.unsat:
-                return Search(None, excluded, seen)
-            x = _x_of(e, lambda t, m=out.model: _val(m, t))
-            if prop.vertex and not is_vertex(x, a):
-                cuts += vertex_cuts(x, a, terms)
-                continue
-            return Search(_exact_check(e, out.model, prop, x), excluded, seen)
+    e = Encoding(n, a, optimal=prop.optimal, full_support=full_support, strict=strict)
+    premises = list(e.facts)
+    if prop.s_at_most_z and prop.vertex:
+        premises.append(e.s_at_most_z())
+    if premise is not None:
+        premises.append(premise(e))
+    seen = witness(e, prop, premises, timeout_s)
+    base = z3.And([*premises, prop.negation(e)])  # one term: z3's Python layer is slow per assertion
+    cuts: list = []
+    terms = e.binding_terms()
+    for excluded in range(CEGAR_CAP + 1):
+        out = decide([base, *cuts], timeout_s)
+        if out.unsat:
+            return Search(None, excluded, seen)
+        x = _x_of(e, lambda t, m=out.model: _val(m, t))
+        if prop.vertex and not is_vertex(x, a):
+            cuts += vertex_cuts(x, a, terms)
+            continue
+        return Search(_exact_check(e, out.model, prop, x), excluded, seen)
     raise SolverTimeout(f"more than {CEGAR_CAP} non-vertex models at n={n}, alpha={a}")

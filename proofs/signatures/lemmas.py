@@ -12,7 +12,21 @@ from __future__ import annotations
 import z3
 
 from proofs.signatures.encoding import Encoding, Property
-from udpm.core.signatures import DOWN, SLACK, UP, ZERO, Signature, count, downs, is_unimodal, is_unimodal_row, satisfies_p1, satisfies_p2, satisfies_p3, zero_columns
+from udpm.core.signatures import (
+    DOWN,
+    SLACK,
+    UP,
+    ZERO,
+    Signature,
+    count,
+    downs,
+    is_unimodal,
+    is_unimodal_row,
+    satisfies_p1,
+    satisfies_p2,
+    satisfies_p3,
+    zero_columns,
+)
 
 # --- lemma negations, as formulas over the signature Booleans -----------------------------------
 

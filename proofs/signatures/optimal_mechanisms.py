@@ -41,8 +41,19 @@ from proofs.universality.postprocessing import rows_not_all_down_all_n, zero_pro
 from udpm.claims.instances import ALL_N, BOUNDED
 from udpm.claims.registry import Context, Findings, Plan, absorb, checks
 from udpm.claims.registry import part as planned_part
-from udpm.core.signatures import DOWN, SLACK, UP, ZERO, Signature, count, downs, is_unimodal_row, nonzero_columns, zero_columns
-from udpm.smt.solvers import decide, fresh_context, premise_witness
+from udpm.core.signatures import (
+    DOWN,
+    SLACK,
+    UP,
+    ZERO,
+    Signature,
+    count,
+    downs,
+    is_unimodal_row,
+    nonzero_columns,
+    zero_columns,
+)
+from udpm.smt.solvers import decide, premise_witness
 
 F = Fraction
 SYMBOLIC_ALPHA = "symbolic alpha in (0,1)"
@@ -400,37 +411,36 @@ def entry_binding_table(
 
     Returns (table, '', witnesses) when every symbol fixes its binding set, else (None, counterexample, ...).
     Each symbol's premises (domain and symbol) are first shown satisfiable (premise_witness)."""
-    with fresh_context():
-        al, p, q = z3.Reals("alpha p q")
-        dom = [al > 0, al <= 1 if alpha_max_inclusive else al < 1, p >= 0, q >= 0, p - al * q >= 0, q - al * p >= 0]
-        symbols = {
-            DOWN: z3.And(p > 0, q == al * p),
-            UP: z3.And(p > 0, p == al * q),
-            SLACK: z3.And(p > 0, q > al * p, p > al * q),
-            ZERO: z3.And(p == 0, q == 0),
-        }
-        constraints = {"(4)": p - al * q == 0, "(5)": q - al * p == 0, "(7)p": p == 0, "(7)q": q == 0}
-        table: dict[str, frozenset[str]] = {}
-        witnesses: dict[str, str] = {}
-        for sym, cond in symbols.items():
-            w = premise_witness([*dom, cond], timeout_s, f"symbol {sym}")
-            witnesses[f"premise witness {sym}"] = ", ".join(f"{k}={v}" for k, v in w.items())
-            binds = set()
-            for name, k in constraints.items():
-                never = decide([*dom, cond, k], timeout_s)
-                always = decide([*dom, cond, z3.Not(k)], timeout_s)
-                if not never.unsat and not always.unsat:
-                    m, m2 = never.model, always.model
-                    return (
-                        None,
-                        f"symbol {sym} does not fix whether {name} binds: it binds at alpha={_val(m, al)}, "
-                        f"p={_val(m, p)}, q={_val(m, q)} and fails at alpha={_val(m2, al)}, p={_val(m2, p)}, "
-                        f"q={_val(m2, q)}",
-                        witnesses,
-                    )
-                if always.unsat:
-                    binds.add(name)
-            table[sym] = frozenset(binds)
+    al, p, q = z3.Reals("alpha p q")
+    dom = [al > 0, al <= 1 if alpha_max_inclusive else al < 1, p >= 0, q >= 0, p - al * q >= 0, q - al * p >= 0]
+    symbols = {
+        DOWN: z3.And(p > 0, q == al * p),
+        UP: z3.And(p > 0, p == al * q),
+        SLACK: z3.And(p > 0, q > al * p, p > al * q),
+        ZERO: z3.And(p == 0, q == 0),
+    }
+    constraints = {"(4)": p - al * q == 0, "(5)": q - al * p == 0, "(7)p": p == 0, "(7)q": q == 0}
+    table: dict[str, frozenset[str]] = {}
+    witnesses: dict[str, str] = {}
+    for sym, cond in symbols.items():
+        w = premise_witness([*dom, cond], timeout_s, f"symbol {sym}")
+        witnesses[f"premise witness {sym}"] = ", ".join(f"{k}={v}" for k, v in w.items())
+        binds = set()
+        for name, k in constraints.items():
+            never = decide([*dom, cond, k], timeout_s)
+            always = decide([*dom, cond, z3.Not(k)], timeout_s)
+            if not never.unsat and not always.unsat:
+                m, m2 = never.model, always.model
+                return (
+                    None,
+                    f"symbol {sym} does not fix whether {name} binds: it binds at alpha={_val(m, al)}, "
+                    f"p={_val(m, p)}, q={_val(m, q)} and fails at alpha={_val(m2, al)}, p={_val(m2, p)}, "
+                    f"q={_val(m2, q)}",
+                    witnesses,
+                )
+            if always.unsat:
+                binds.add(name)
+        table[sym] = frozenset(binds)
     return table, "", witnesses
 
 

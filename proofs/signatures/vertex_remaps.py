@@ -30,7 +30,14 @@ import z3
 
 from proofs.assertions.footnotes import decide_fn3_witness, fn3_witness
 from proofs.signatures.lemmas import PROPERTIES
-from proofs.signatures.optimal_mechanisms import GRS2009_NOTE, GRS2009_STRICT_NOTE, SYMBOLIC_ALPHA, _plan_pairs, region_of, vertex_plan
+from proofs.signatures.optimal_mechanisms import (
+    GRS2009_NOTE,
+    GRS2009_STRICT_NOTE,
+    SYMBOLIC_ALPHA,
+    _plan_pairs,
+    region_of,
+    vertex_plan,
+)
 from proofs.signatures.vertices import is_vertex
 from udpm.claims.instances import ALL_N, BOUNDED
 from udpm.claims.registry import Context, Findings, checks
@@ -39,7 +46,7 @@ from udpm.core.mechanisms import truncated_geometric
 from udpm.core.remaps import compose, deterministic_remap
 from udpm.core.signatures import DOWN, SLACK, UP, ZERO, Signature, remap_from_signature, render, signature
 from udpm.errors import HarnessError, InvalidInput
-from udpm.smt.solvers import decide, fresh_context, model_value
+from udpm.smt.solvers import decide, model_value
 
 F = Fraction
 ALPHAS = (F(1, 2), F(1, 3), F(2, 3), F(1, 10), F(9, 10))
@@ -230,30 +237,26 @@ def randomized_remap_with(
     p > 0, p = alpha q; S: p > 0, q > 0, q > alpha p, p > alpha q (p = (Y o T)_ij, q = (Y o T)_(i+1)j)."""
     n = len(sig)
     t = truncated_geometric(n, a)
-    with fresh_context():
-        al = z3.Q(a.numerator, a.denominator)
-        y = [[z3.Real(f"y_{r}_{j}") for j in range(n + 1)] for r in range(n + 1)]
-        facts = [v >= 0 for row in y for v in row] + [z3.Sum(row) == 1 for row in y]
-        m = [
-            [
-                z3.Sum([z3.Q(t[i][r].numerator, t[i][r].denominator) * y[r][j] for r in range(n + 1)])
-                for j in range(n + 1)
-            ]
-            for i in range(n + 1)
-        ]
-        for i in range(n):
-            for j in range(n + 1):
-                p, q = m[i][j], m[i + 1][j]
-                facts += {
-                    ZERO: [p == 0, q == 0],
-                    DOWN: [p > 0, q == al * p],
-                    UP: [p > 0, p == al * q],
-                    SLACK: [p > 0, q > 0, q > al * p, p > al * q],
-                }[sig[i][j]]
-        out = decide(facts, timeout_s)
-        if out.unsat:
-            return None, out.solvers
-        ym = [[Fraction(model_value(out.model, v)) for v in row] for row in y]
+    al = z3.Q(a.numerator, a.denominator)
+    y = [[z3.Real(f"y_{r}_{j}") for j in range(n + 1)] for r in range(n + 1)]
+    facts = [v >= 0 for row in y for v in row] + [z3.Sum(row) == 1 for row in y]
+    m = [
+        [z3.Sum([z3.Q(t[i][r].numerator, t[i][r].denominator) * y[r][j] for r in range(n + 1)]) for j in range(n + 1)]
+        for i in range(n + 1)
+    ]
+    for i in range(n):
+        for j in range(n + 1):
+            p, q = m[i][j], m[i + 1][j]
+            facts += {
+                ZERO: [p == 0, q == 0],
+                DOWN: [p > 0, q == al * p],
+                UP: [p > 0, p == al * q],
+                SLACK: [p > 0, q > 0, q > al * p, p > al * q],
+            }[sig[i][j]]
+    out = decide(facts, timeout_s)
+    if out.unsat:
+        return None, out.solvers
+    ym = [[Fraction(model_value(out.model, v)) for v in row] for row in y]
     if any(v < 0 for row in ym for v in row) or any(sum(row) != 1 for row in ym) or signature(compose(t, ym), a) != sig:
         raise HarnessError(f"z3's remap {ym} does not re-check exactly for the constraint matrix {render(sig)!r}")
     return ym, out.solvers

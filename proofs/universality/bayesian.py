@@ -35,7 +35,18 @@ from functools import lru_cache
 import sympy
 
 from proofs.boundary.universality import corollary_3_3_at_boundary, theorem_3_1_at_boundary
-from proofs.universality.sample_users import BEYOND_ALPHAS, BEYOND_N, adversarial_users, beyond_users, describe, distinct_users, prior_grid, random_users, threshold_losses, user_digest
+from proofs.universality.sample_users import (
+    BEYOND_ALPHAS,
+    BEYOND_N,
+    adversarial_users,
+    beyond_users,
+    describe,
+    distinct_users,
+    prior_grid,
+    random_users,
+    threshold_losses,
+    user_digest,
+)
 from udpm.auditing.every_user import LEGAL, SIDED, geometric_for_every_user, mechanism_for_every_user
 from udpm.claims.instances import BOUNDED, SAMPLED, Outcome
 from udpm.claims.registry import Context, Findings, Plan, absorb, checks

@@ -22,7 +22,19 @@ from fractions import Fraction as F
 
 from proofs.boundary.alpha_one import decide_alpha_one
 from proofs.boundary.universality import range_n_uniqueness_at_one, range_n_uniqueness_at_zero, theorem_3_2_at_boundary
-from proofs.universality.bayesian import Matrix, _less, alphas, best_remap, decide_users, every_user_reach, expected_loss, flat, mechanisms_with_remap_to_t, optimum, rr_mechanism
+from proofs.universality.bayesian import (
+    Matrix,
+    _less,
+    alphas,
+    best_remap,
+    decide_users,
+    every_user_reach,
+    expected_loss,
+    flat,
+    mechanisms_with_remap_to_t,
+    optimum,
+    rr_mechanism,
+)
 from proofs.universality.sample_users import adversarial_users, describe, irrational_loss_user, random_users
 from udpm.auditing.every_user import LEGAL, optimal_for_every_user
 from udpm.claims.instances import BOUNDED, SAMPLED

@@ -26,9 +26,27 @@ from fractions import Fraction as F
 import sympy
 import z3
 
-from proofs.universality.bayesian import Matrix, _less, alphas, best_remap, expected_loss, flat, geometric_lumped, mechanisms_with_remap_to_t, rr_mechanism, same
+from proofs.universality.bayesian import (
+    Matrix,
+    _less,
+    alphas,
+    best_remap,
+    expected_loss,
+    flat,
+    geometric_lumped,
+    mechanisms_with_remap_to_t,
+    rr_mechanism,
+    same,
+)
 from proofs.universality.postprocessing import post_processing_all_n
-from proofs.universality.sample_users import adversarial_users, describe, distinct_users, irrational_loss_user, random_users, user_digest
+from proofs.universality.sample_users import (
+    adversarial_users,
+    describe,
+    distinct_users,
+    irrational_loss_user,
+    random_users,
+    user_digest,
+)
 from udpm.claims.instances import ALL_N, SAMPLED
 from udpm.claims.registry import Context, Findings, checks
 from udpm.core import linalg

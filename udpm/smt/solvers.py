@@ -73,7 +73,6 @@ True
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import os
 import re
@@ -82,7 +81,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -375,22 +374,6 @@ def second_opinion_summary() -> str:
         elif z3_said.removeprefix("z3 ") != cvc5_said.removeprefix("cvc5 "):
             parts.append(f"{count} disagreed ({key})")
     return "; ".join(parts)
-
-
-@contextlib.contextmanager
-def fresh_context() -> Iterator[None]:
-    """Build and solve every z3 term of the block in a new z3 context.
-
-    z3's models depend on the ids of its terms, hence on every term the process created before; in a
-    fresh context a search's models are a function of the query alone, whatever ran earlier (run order,
-    filters, workers).  z3's Python API builds terms in its default context, so that is swapped in.
-    """
-    old = z3.z3._main_ctx
-    z3.z3._main_ctx = z3.Context()
-    try:
-        yield
-    finally:
-        z3.z3._main_ctx = old
 
 
 def premise_witness(premises: Iterable[z3.BoolRef], timeout_s: float, what: str) -> dict[str, str]:
