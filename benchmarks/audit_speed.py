@@ -39,8 +39,8 @@ sys.path.insert(0, str(ROOT))
 
 from udpm import audit  # noqa: E402
 from udpm.auditing.adapters import lumped_geometric  # noqa: E402
-from udpm.core.mechanisms import fast_truncated_geometric  # noqa: E402
 from udpm.auditing.time_budget import run_within  # noqa: E402
+from udpm.core.mechanisms import fast_truncated_geometric  # noqa: E402
 from udpm.errors import SolverTimeout  # noqa: E402
 
 BASELINE = "7eb347e"  # the last commit before the fast remap question (udpm/auditing/questions.py)

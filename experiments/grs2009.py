@@ -9,7 +9,17 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from experiments.grs2011 import CERT_NOTE, FIG3_PRIOR, KIND_NOTE, THREE_HALVES, exact_loss, mechanism_properties, optimality, parsed, with_errata
+from experiments.grs2011 import (
+    CERT_NOTE,
+    FIG3_PRIOR,
+    KIND_NOTE,
+    THREE_HALVES,
+    exact_loss,
+    mechanism_properties,
+    optimality,
+    parsed,
+    with_errata,
+)
 from udpm.claims.instances import TABLE
 from udpm.claims.registry import Context, Findings, checks
 from udpm.claims.tables import compare_printed, printed

@@ -12,7 +12,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from fractions import Fraction
 
-from experiments.grs2011 import KIND_NOTE, PROPERTY, column_dp_violation, mechanism_properties, not_a_mechanism, parsed, with_errata
+from experiments.grs2011 import (
+    KIND_NOTE,
+    PROPERTY,
+    column_dp_violation,
+    mechanism_properties,
+    not_a_mechanism,
+    parsed,
+    with_errata,
+)
 from udpm.claims.instances import BOUNDED, TABLE
 from udpm.claims.registry import UNCLASSIFIED, Context, Findings, checks
 from udpm.claims.tables import compare_printed, printed

@@ -11,12 +11,14 @@ import numpy as np
 import pytest
 
 import udpm
-from udpm.auditing import exact_inputs, questions
+from udpm.auditing import alpha_inputs, exact_inputs, optimum, questions, user_inputs
 from udpm.auditing import report as audit_report
-from udpm.auditing.exact_inputs import IrrationalAlpha, NotRationalizable, alpha_from_eps, exact_matrix, make_user
+from udpm.auditing.alpha_inputs import IrrationalAlpha, alpha_from_eps
+from udpm.auditing.exact_inputs import NotRationalizable, exact_matrix
 from udpm.auditing.optimum import best_remap, optimal_for
 from udpm.auditing.questions import derive, is_private, is_universally_optimal
 from udpm.auditing.report import audit
+from udpm.auditing.user_inputs import make_user
 from udpm.core import linalg
 from udpm.core.mechanisms import geometric_tail, geometric_window, truncated_geometric
 from udpm.core.remaps import compose, deterministic_remap
@@ -37,16 +39,12 @@ def rr(n: int, beta: F) -> list[list[F]]:
 
 def test_public_names_are_exported_from_udpm():
     homes = {
-        questions: ("derive", "is_private", "is_universally_optimal", "optimal_for"),
+        questions: ("derive", "is_private", "is_universally_optimal"),
+        optimum: ("optimal_for",),
         audit_report: ("audit", "AuditReport"),
-        exact_inputs: (
-            "make_user",
-            "alpha_from_eps",
-            "exact_matrix",
-            "rationalize",
-            "IrrationalAlpha",
-            "NotRationalizable",
-        ),
+        exact_inputs: ("exact_matrix", "rationalize", "NotRationalizable"),
+        alpha_inputs: ("alpha_from_eps", "IrrationalAlpha"),
+        user_inputs: ("make_user",),
     }
     for module, names in homes.items():
         for name in names:

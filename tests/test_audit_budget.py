@@ -136,8 +136,8 @@ def test_every_witness_path_gives_an_exactly_rechecked_user(monkeypatch):
 
 
 def test_fast_best_remap_agrees_with_the_reference():
-    from udpm.auditing.exact_inputs import make_user
     from udpm.auditing.optimum import best_remap
+    from udpm.auditing.user_inputs import make_user
 
     m = boundary_rr(4)
     for loss in ("abs", "zero-one", "squared"):

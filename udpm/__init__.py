@@ -6,8 +6,8 @@ the claim registry.  alpha is always in (0, 1) with alpha = e^-eps inside;
 zlcn2013's alpha > 1 enters only through conventions.alpha_from_zlcn2013.
 
 The public API asks the papers' questions of your own mechanism, one at a time (:mod:`udpm.auditing.questions`)
-or all in one report (:func:`udpm.audit`, from :mod:`udpm.auditing.report`); :mod:`udpm.auditing.exact_inputs` makes
-the inputs exact:
+or all in one report (:func:`udpm.audit`, from :mod:`udpm.auditing.report`); :mod:`udpm.auditing.exact_inputs`,
+:mod:`udpm.auditing.alpha_inputs` and :mod:`udpm.auditing.user_inputs` make the inputs exact:
 
 >>> import udpm
 >>> T = udpm.truncated_geometric(2, "1/2")
@@ -36,12 +36,12 @@ _EXPORTS = {
     "derive": "udpm.auditing.questions",
     "is_private": "udpm.auditing.questions",
     "is_universally_optimal": "udpm.auditing.questions",
-    "optimal_for": "udpm.auditing.questions",
-    "make_user": "udpm.auditing.exact_inputs",
-    "alpha_from_eps": "udpm.auditing.exact_inputs",
+    "optimal_for": "udpm.auditing.optimum",
+    "make_user": "udpm.auditing.user_inputs",
+    "alpha_from_eps": "udpm.auditing.alpha_inputs",
     "exact_matrix": "udpm.auditing.exact_inputs",
     "rationalize": "udpm.auditing.exact_inputs",
-    "IrrationalAlpha": "udpm.auditing.exact_inputs",
+    "IrrationalAlpha": "udpm.auditing.alpha_inputs",
     "NotRationalizable": "udpm.auditing.exact_inputs",
     "truncated_geometric": "udpm.core.mechanisms",
     "geometric_window": "udpm.core.mechanisms",

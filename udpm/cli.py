@@ -226,7 +226,7 @@ def audit_main(argv: list[str]) -> int:
         raise InvalidInput("--budget must be > 0 seconds")
     _writable(args.json, "--json")
     _writable(args.html, "--html")
-    from udpm.auditing.exact_inputs import exact_alpha
+    from udpm.auditing.alpha_inputs import exact_alpha
     from udpm.auditing.report import audit
 
     if args.alpha is not None or args.eps is not None:

@@ -9,7 +9,8 @@ from fractions import Fraction
 
 import sympy
 
-from udpm.auditing.exact_inputs import exact_alpha, make_user
+from udpm.auditing.alpha_inputs import exact_alpha
+from udpm.auditing.user_inputs import make_user
 from udpm.core.mechanisms import truncated_geometric
 from udpm.core.remaps import posterior_loss
 from udpm.core.users import BayesianUser, LossValue

@@ -31,7 +31,7 @@ udpm.errors.InvalidMatrix: mechanism[0][0]=0.5 is a float; pass exact rationals 
 >>> is_private(rr, eps=1)
 Traceback (most recent call last):
     ...
-udpm.auditing.exact_inputs.IrrationalAlpha: eps=1 gives alpha = e^-1, which is irrational; give eps as ln(p/q) (then alpha = q/p), e.g. eps='ln 2' for alpha = 1/2, or pass alpha itself
+udpm.auditing.alpha_inputs.IrrationalAlpha: eps=1 gives alpha = e^-1, which is irrational; give eps as ln(p/q) (then alpha = q/p), e.g. eps='ln 2' for alpha = 1/2, or pass alpha itself
 """
 
 from __future__ import annotations
@@ -39,7 +39,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from udpm.auditing.exact_inputs import TOLERANCE, Conversion, exact_alpha, exact_matrix
+from udpm.auditing.alpha_inputs import exact_alpha
+from udpm.auditing.exact_inputs import TOLERANCE, Conversion, exact_matrix
 from udpm.auditing.optimum import TIMEOUT_S, Optimum, best_remap, optimal_for, remap_lp
 from udpm.auditing.privacy_level import PrivacyLevel, privacy_level
 from udpm.auditing.universal_optimality import Universality, decide_universality, is_universally_optimal

@@ -16,13 +16,15 @@ import time
 from collections.abc import Callable
 from fractions import Fraction
 
-from udpm.auditing.exact_inputs import TOLERANCE, Conversion, exact_alpha, exact_matrix, parse_users
+from udpm.auditing.alpha_inputs import exact_alpha
+from udpm.auditing.exact_inputs import TOLERANCE, Conversion, exact_matrix
 from udpm.auditing.findings import AuditReport, Step, UserResult
 from udpm.auditing.optimum import TIMEOUT_S, optimal_for
 from udpm.auditing.privacy_level import level_of_library, level_of_matrix
 from udpm.auditing.questions import PrivacyVerdict, decide_universality
 from udpm.auditing.time_budget import Budget, bounded
 from udpm.auditing.universality_check import SMALL
+from udpm.auditing.user_inputs import parse_users
 from udpm.auditing.witness_users import fast_best_remap, weights_of
 from udpm.core.privacy import dp_violations
 from udpm.core.users import BayesianUser

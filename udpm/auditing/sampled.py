@@ -42,8 +42,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from udpm.auditing.alpha_inputs import exact_alpha
 from udpm.auditing.clopper_pearson import MAX_PREC, START_PREC, ball, lower_bound, miss_probability, upper_bound
-from udpm.auditing.exact_inputs import exact_alpha
 from udpm.core.validate import show, stochastic
 from udpm.errors import HarnessError, InvalidAlpha, InvalidInput
 
@@ -102,7 +102,7 @@ class Ratio:
 
 
 def ratio_of(alpha: object = None, eps: object = None) -> Ratio:
-    """alpha as a :class:`Ratio`: ``alpha``/``eps`` as :func:`udpm.auditing.exact_inputs.exact_alpha` takes them, or a
+    """alpha as a :class:`Ratio`: ``alpha``/``eps`` as :func:`udpm.auditing.alpha_inputs.exact_alpha` takes them, or a
     numeric ``eps`` (int, Fraction or float, the float at its exact binary value), or ``alpha`` = sympy exp(-r)."""
     if isinstance(alpha, Ratio) and eps is None:
         return alpha
@@ -308,7 +308,7 @@ def audit_samples(
     counts : rows of non-negative ints
         counts[i][r]: how often output r was drawn with the true count i = 0..n; rows may differ in size.
     alpha, eps :
-        Exactly one: alpha as :func:`udpm.auditing.exact_inputs.exact_alpha` takes it (or sympy ``exp(-r)``), or eps
+        Exactly one: alpha as :func:`udpm.auditing.alpha_inputs.exact_alpha` takes it (or sympy ``exp(-r)``), or eps
         as ``"ln 2"`` or a number (a float at its exact binary value: alpha = e^-eps, irrational).
     confidence : Fraction, str or float
         The probability that all the intervals hold at once; the false-alarm level is 1 - confidence.

@@ -14,7 +14,8 @@ import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from udpm.auditing.exact_inputs import TOLERANCE, Conversion, exact_alpha, exact_matrix
+from udpm.auditing.alpha_inputs import exact_alpha
+from udpm.auditing.exact_inputs import TOLERANCE, Conversion, exact_matrix
 from udpm.auditing.readable import compact, readable
 from udpm.auditing.time_budget import Budget, bounded
 from udpm.auditing.universality_check import SMALL, decide_remap

@@ -27,10 +27,10 @@ from fractions import Fraction
 import flint
 
 from udpm.auditing.every_user import LEGAL, user_of, user_preferring
-from udpm.auditing.exact_inputs import make_user
 from udpm.auditing.optimum import optimal_for
 from udpm.auditing.readable import decimal, readable
 from udpm.auditing.time_budget import Budget
+from udpm.auditing.user_inputs import make_user
 from udpm.core import linalg
 from udpm.core.mechanisms import fast_truncated_geometric
 from udpm.core.users import BayesianUser, Loss

@@ -50,7 +50,7 @@ def show(x: object, limit: int = 60) -> str:
     return r if len(r) <= limit else r[: limit - 3] + "..."
 
 
-def _is_numpy(x: object) -> bool:
+def _is_numpy_array(x: object) -> bool:
     return type(x).__module__.split(".")[0] == "numpy" and hasattr(x, "shape")
 
 
@@ -70,7 +70,7 @@ def rational(x: object, what: str = "value") -> Fraction:
             return Fraction(x.strip())
         except (ValueError, ZeroDivisionError):
             raise InvalidMatrix(f"{what}={show(x)} is not a rational number") from None
-    if _is_numpy(x):
+    if _is_numpy_array(x):
         raise InvalidMatrix(
             f"{what} is a numpy {type(x).__name__}; pass an exact rational such as Fraction(1, 3) or '1/3'"
         )
@@ -131,7 +131,7 @@ def size(n: object) -> int:
 
 
 def _sequence(x: object, what: str, of: str) -> Sequence:
-    if _is_numpy(x):
+    if _is_numpy_array(x):
         raise InvalidMatrix(
             f"{what} is a numpy array; pass a list of lists of exact rationals (Fraction or strings like '1/2')"
         )
@@ -174,3 +174,13 @@ def distribution(p: Sequence[object], length: int | None = None, what: str = "pr
     if any(x < 0 for x in v) or sum(v) != 1:
         raise InvalidDistribution(f"{what} must be non-negative and sum to 1, got sum {sum(v)}")
     return v
+
+
+def is_numpy(x: object) -> bool:
+    """A numpy object: an array or a numpy scalar (such as ``np.float64(0.5)``)."""
+    return type(x).__module__.split(".")[0] == "numpy"
+
+
+def float_like(v: object) -> bool:
+    """A float, or a numpy float scalar or array: a value that is refused unless ``exact="rationalize"``."""
+    return isinstance(v, float) or (is_numpy(v) and getattr(getattr(v, "dtype", None), "kind", "") == "f")

@@ -34,7 +34,7 @@ from fractions import Fraction
 
 import sympy
 
-from udpm.auditing.exact_inputs import alpha_from_eps
+from udpm.auditing.alpha_inputs import alpha_from_eps
 from udpm.errors import InvalidInput, InvalidMatrix
 
 Number = Fraction | sympy.Expr
