@@ -220,15 +220,15 @@ def _check_and_conclude(
 @contextlib.contextmanager
 def _smt_export_to(directory: Path) -> Iterator[None]:
     """udpm.smt.solvers exports into ``directory``, in this process and in the LocalCluster workers it starts."""
-    from udpm.smt import solvers as smt
+    from udpm.smt import export as smt_export
 
-    before, env = smt.EXPORT_DIR, os.environ.get("UDPM_SMT_DIR")
-    smt.EXPORT_DIR = directory.resolve()  # the cvc5 helper opens the files from another directory
-    os.environ["UDPM_SMT_DIR"] = str(smt.EXPORT_DIR)
+    before, env = smt_export.EXPORT_DIR, os.environ.get("UDPM_SMT_DIR")
+    smt_export.EXPORT_DIR = directory.resolve()  # the cvc5 helper opens the files from another directory
+    os.environ["UDPM_SMT_DIR"] = str(smt_export.EXPORT_DIR)
     try:
         yield
     finally:
-        smt.EXPORT_DIR = before
+        smt_export.EXPORT_DIR = before
         if env is None:
             os.environ.pop("UDPM_SMT_DIR", None)
         else:

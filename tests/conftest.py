@@ -23,9 +23,9 @@ def project(tmp_path: Path) -> Path:
 @pytest.fixture(autouse=True, scope="session")
 def _smt_queries_under_tmp(tmp_path_factory: pytest.TempPathFactory) -> None:
     """The SMT queries of the checks the suite runs in this process go to a temporary directory."""
-    from udpm.smt import solvers as smt
+    from udpm.smt import export as smt_export
 
-    smt.EXPORT_DIR = tmp_path_factory.mktemp("smt")
+    smt_export.EXPORT_DIR = tmp_path_factory.mktemp("smt")
 
 
 @pytest.fixture(autouse=True)

@@ -8,6 +8,7 @@ import pytest
 import z3
 
 from udpm.errors import SolverTimeout, VacuousPremise
+from udpm.smt import export as smt_export
 from udpm.smt import solvers as smt
 
 
@@ -47,7 +48,7 @@ def fake(monkeypatch, tmp_path):
     FakeSolver.made = []
     answer = {"answer": z3.unknown, "reason": "timeout"}
     # z3 is faked here: the second solver (tests/test_smt_second_solver.py) says unknown, so z3's answer stands
-    monkeypatch.setattr(smt, "EXPORT_DIR", tmp_path)
+    monkeypatch.setattr(smt_export, "EXPORT_DIR", tmp_path)
     monkeypatch.setattr(smt, "start_cvc5", lambda path, timeout_s: lambda: ("unknown", "stubbed"))
     monkeypatch.setattr(smt.z3, "Solver", lambda ctx=None: FakeSolver(ctx=ctx, **answer))
     monkeypatch.setattr(smt.z3, "SolverFor", lambda logic, ctx=None: FakeSolver(logic=logic, ctx=ctx, **answer))
@@ -191,7 +192,7 @@ def test_the_exported_text_depends_on_the_query_alone_not_on_other_references():
     process (an earlier claim's) used to change the file, and so its name, between a serial run and a worker."""
     import z3
 
-    from udpm.smt.solvers import smt2_text
+    from udpm.smt.export import smt2_text
 
     x, a = z3.Reals("x alpha")
     alone = smt2_text([x >= 0, x <= x / a])

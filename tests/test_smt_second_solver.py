@@ -1,6 +1,7 @@
 """udpm.smt.solvers's second solver: every query is exported as SMT-LIB 2 and decided by cvc5 too (issue 11, section
 4)."""
 
+import hashlib
 import json
 import re
 import subprocess
@@ -14,6 +15,7 @@ from udpm.claims.findings import Findings
 from udpm.claims.instances import BOUNDED
 from udpm.errors import SolverDisagreement, SolverTimeout, VacuousPremise
 from udpm.smt import cvc5_process as smt_cvc5
+from udpm.smt import export as smt_export
 from udpm.smt import solvers as smt
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -21,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.fixture(autouse=True)
 def export_dir(tmp_path, monkeypatch):
-    monkeypatch.setattr(smt, "EXPORT_DIR", tmp_path / "smt")
+    monkeypatch.setattr(smt_export, "EXPORT_DIR", tmp_path / "smt")
     monkeypatch.setattr(smt_cvc5, "ANSWERS", {})
     return tmp_path / "smt"
 
@@ -179,7 +181,7 @@ def pigeonhole(n):
 
 def test_the_solvers_are_bounded_by_resources_so_their_unknown_is_reproducible():
     # 13 pigeons: out of reach of 0.2 s of work; both solvers stop on their resource limits, on every run
-    path = smt.export(pigeonhole(13))
+    path = smt_export.export(pigeonhole(13))
     assert smt.run_cvc5(path, 0.2) == ("unknown", "resourceout")
     with pytest.raises(SolverTimeout) as e:
         smt.decide(pigeonhole(13), timeout_s=0.2)
@@ -193,12 +195,12 @@ def test_cvc5_past_its_cpu_bound_is_a_reproducible_unknown(monkeypatch, export_d
     monkeypatch.setattr(smt_cvc5, "RLIMIT_PER_S", 10**12)  # the resource limit out of reach: the CPU bound stops cvc5
     monkeypatch.setattr(smt_cvc5, "CPU_FACTOR", 0.0)
     monkeypatch.setattr(smt_cvc5, "CPU_SLACK_S", 0.3)
-    path = smt.export([a * a * a + b * b * b + c * c * c == 33])
+    path = smt_export.export([a * a * a + b * b * b + c * c * c == 33])
     answer = smt.run_cvc5(path, 1)
     assert answer == ("unknown", "cpu limit 0.3 s") and not smt_cvc5.stopped_by_clock(*answer)
     assert list(smt_cvc5.ANSWERS.values()) == [answer]  # the query's answer at that budget: reused
     x = z3.Real("x")
-    assert smt.run_cvc5(smt.export([x > 1, x < 0]), 10) == ("unsat", "")  # a new helper
+    assert smt.run_cvc5(smt_export.export([x > 1, x < 0]), 10) == ("unsat", "")  # a new helper
 
 
 def test_cvc5_stopped_by_its_clock_is_undecided_and_the_helper_restarts(monkeypatch, export_dir):
@@ -207,13 +209,13 @@ def test_cvc5_stopped_by_its_clock_is_undecided_and_the_helper_restarts(monkeypa
     monkeypatch.setattr(smt_cvc5, "WALL_FACTOR", 1.0)
     monkeypatch.setattr(smt_cvc5, "WALL_SLACK_S", 0.0)
     monkeypatch.setattr(smt_cvc5, "GRACE_S", 0.3)
-    path = smt.export([a * a * a + b * b * b + c * c * c == 33])
+    path = smt_export.export([a * a * a + b * b * b + c * c * c == 33])
     answer, reason = smt.run_cvc5(path, 0.2)
     assert smt_cvc5.stopped_by_clock(answer, reason)  # "timeout" (tlimit-per), or "killed after 0.5 s"
     assert smt_cvc5.ANSWERS == {}  # a clock's answer is not the query's: never reused
     # the helper is restarted for the next query
     x = z3.Real("x")
-    assert smt.run_cvc5(smt.export([x > 1, x < 0]), 10) == ("unsat", "")
+    assert smt.run_cvc5(smt_export.export([x > 1, x < 0]), 10) == ("unsat", "")
     cvc5_says(monkeypatch, "unknown", "killed after 4.5 s")
     rec = Findings("demo")
     with rec.deciding(n=1, alpha="1/2", kind=BOUNDED, method="smt"):
@@ -225,10 +227,10 @@ def test_cvc5_stopped_by_its_clock_is_undecided_and_the_helper_restarts(monkeypa
 
 def test_an_answer_never_read_does_not_answer_the_next_query():
     a, b, c = z3.Ints("a b c")
-    smt.start_cvc5(smt.export([a * a * a + b * b * b + c * c * c == 33]), 30)  # abandoned, as when z3 raises
+    smt.start_cvc5(smt_export.export([a * a * a + b * b * b + c * c * c == 33]), 30)  # abandoned, as when z3 raises
     x = z3.Real("x")
-    assert smt.run_cvc5(smt.export([x > 1]), 10) == ("sat", "")
-    assert smt.run_cvc5(smt.export([x > 1, x < 0]), 10) == ("unsat", "")
+    assert smt.run_cvc5(smt_export.export([x > 1]), 10) == ("sat", "")
+    assert smt.run_cvc5(smt_export.export([x > 1, x < 0]), 10) == ("unsat", "")
 
 
 def test_the_exported_file_is_named_by_its_text_and_gives_z3_the_same_answer(export_dir):
@@ -237,7 +239,7 @@ def test_the_exported_file_is_named_by_its_text_and_gives_z3_the_same_answer(exp
         out = smt.decide(query, timeout_s=10)
         path = export_dir / out.file.rsplit("/", 1)[-1]
         text = path.read_text()
-        assert path.name == smt.hashlib.sha256(text.encode()).hexdigest()[:16] + ".smt2"
+        assert path.name == hashlib.sha256(text.encode()).hexdigest()[:16] + ".smt2"
         assert text.count("(set-logic ALL)") == 1 and text.rstrip().endswith("(check-sat)")
         parsed = z3.Solver()
         parsed.from_file(str(path))  # parses back
@@ -249,7 +251,7 @@ def test_the_exported_file_is_named_by_its_text_and_gives_z3_the_same_answer(exp
 def test_the_file_name_depends_on_the_query_alone():
     def build():
         a = z3.Real("a")
-        return smt.smt2_text([a > 0, (a + 1) * (a + 1) < a * (a + 1)])
+        return smt_export.smt2_text([a > 0, (a + 1) * (a + 1) < a * (a + 1)])
 
     first = build()
     z3.Reals("u v w")  # other terms first: other term ids, hence other let names in z3's printout
@@ -260,7 +262,7 @@ def test_the_file_name_depends_on_the_query_alone():
 
 def test_unary_sums_and_products_are_written_as_their_term():
     x, y = z3.Reals("x y")
-    text = smt.smt2_text([z3.Sum([x]) > 0, z3.Product([y]) > 0, z3.And([x > y])])
+    text = smt_export.smt2_text([z3.Sum([x]) > 0, z3.Product([y]) > 0, z3.And([x > y])])
     assert "(+ x)" not in text and "(* y)" not in text and "(and" not in text
     out = smt.decide([z3.Sum([x]) > 0, z3.Product([y]) < 0, z3.And([x < y])], timeout_s=10)
     assert out.unsat and out.solvers == ("z3", "cvc5")
@@ -291,8 +293,8 @@ def test_summary_counts_what_both_solvers_said(monkeypatch):
 
 def test_the_command_line_re_decides_files_with_both(export_dir, capsys):
     x = z3.Real("x")
-    unsat = smt.export([x > 1, x < 0])
-    sat = smt.export([x > 1])
+    unsat = smt_export.export([x > 1, x < 0])
+    sat = smt_export.export([x > 1])
     assert smt.main([str(unsat), str(sat), "--timeout", "10"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith(f"{unsat}: z3 unsat, cvc5 unsat")

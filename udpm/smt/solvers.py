@@ -73,12 +73,8 @@ True
 
 from __future__ import annotations
 
-import hashlib
-import os
-import re
 import signal
 import sys
-import tempfile
 import time
 from collections import Counter
 from collections.abc import Iterable
@@ -101,16 +97,13 @@ from udpm.smt.cvc5_process import (
     wall_clock_s,
 )
 from udpm.smt.cvc5_process import HELPER as _HELPER
+from udpm.smt.export import export, shown, translated
 from udpm.smt.reports import AGREED, SAT_NOT_RUN, smt_query
 
 # z3's reason when it caught SIGINT itself.
 KEYBOARD = "interrupted from keyboard"
 # z3's reason when its resource limit ran out; when its (last-resort) clock ran out.
 Z3_RLIMIT_REASON, Z3_CLOCK_REASON = "canceled", "timeout"
-
-# Where every query is exported: the run's output directory (reproduce.py sets it, and $UDPM_SMT_DIR for the
-# workers it starts), else build/smt in the current directory; tests point it elsewhere.
-EXPORT_DIR = Path(os.environ.get("UDPM_SMT_DIR") or Path("build") / "smt")
 
 # z3's resource limit: Z3_RLIMIT_PER_S steps per second of budget (about 3.4 million a second on the reference
 # machine; the median over the quick run's queries).  The clock (udpm.smt.cvc5_process.wall_clock_s) is a last resort.
@@ -161,7 +154,7 @@ def _outcome(path: Path, unsat: bool, model, solvers: tuple[str, ...], said: str
 
 def _undecided(path: Path, why: str) -> SolverTimeout:
     smt_query(path.stem, f"undecided: {why}")
-    return SolverTimeout(f"{why} on {_shown(path)}")
+    return SolverTimeout(f"{why} on {shown(path)}")
 
 
 def decide(assertions: Iterable[z3.BoolRef], timeout_s: float, logic: str | None = None) -> Outcome:
@@ -186,7 +179,7 @@ def decide(assertions: Iterable[z3.BoolRef], timeout_s: float, logic: str | None
     if left is not None and left < clock_s:  # z3's clock also ends at the check's bound
         clock_s = left
     solver.set("timeout", max(1, int(clock_s * 1000)))
-    solver.add(*_translated(assertions, ctx))
+    solver.add(*translated(assertions, ctx))
     bound = min(timeout_s, CVC5_BUDGET_S)
     cvc5_answer = start_cvc5(path, bound) if CVC5_ON_SAT else None  # then cvc5 solves while z3 does
     answer = solver.check()
@@ -230,7 +223,7 @@ def decide(assertions: Iterable[z3.BoolRef], timeout_s: float, logic: str | None
     _TALLY[f"z3 {first}, {said}"] += 1
     if {first, second} == {SAT, UNSAT}:
         smt_query(path.stem, f"disagreement: z3 {first}, cvc5 {second}")
-        raise SolverDisagreement(f"z3 answered {first}, cvc5 answered {second} on {_shown(path)}")
+        raise SolverDisagreement(f"z3 answered {first}, cvc5 answered {second} on {shown(path)}")
     if first == UNKNOWN:
         z3_said = f"z3 answered unknown ({reason}) within {timeout_s:g} s of work"
         if second == UNSAT:
@@ -244,102 +237,6 @@ def decide(assertions: Iterable[z3.BoolRef], timeout_s: float, logic: str | None
         return _outcome(path, first == UNSAT, model, ("z3", "cvc5"), said, f"{first}: {AGREED}")
     record = f"{first}: z3 only (cvc5 {why if why.startswith('error') else f'unknown: {why}'})"
     return _outcome(path, first == UNSAT, model, ("z3",), said, record)
-
-
-def _shown(path: Path) -> str:
-    """``smt/<hash>.smt2``: the file's place in the run's output directory, the same whatever that directory (so a
-    message, and the record that quotes it, is the same from any run)."""
-    return f"smt/{path.name}"
-
-
-# z3 names let-bound subterms after their term ids (?x11, $x42), which depend on every term built before.
-_LET_NAME = re.compile(r"(?<![\w|])([?$]x)(\d+)\b")
-
-
-def smt2_text(assertions: list[z3.BoolRef], logic: str | None = None) -> str:
-    """The query as an SMT-LIB 2 script: set-logic, declarations, one assert each, check-sat.
-
-    The text depends on the query alone.  z3's printer binds a subterm with ``let`` when the subterm has more
-    than one reference, and references from elsewhere in the process (an earlier claim still holding an equal
-    term: z3 hash-conses) count too; so the query is first translated into a fresh context, where only the
-    query refers to its terms.  Let names are then renumbered in order of first appearance.
-    """
-    ctx = z3.Context()
-    terms = _translated(assertions, ctx) or [z3.BoolVal(True, ctx)]
-    *rest, last = terms
-    vec = (z3.Ast * len(rest))(*(t.as_ast() for t in rest))
-    text = z3.Z3_benchmark_to_smtlib_string(
-        ctx.ref(), "udpm.smt.solvers.decide", logic or "ALL", "unknown", "", len(rest), vec, last.as_ast()
-    )
-    names: dict[str, str] = {}
-
-    def rename(m: re.Match[str]) -> str:
-        return names.setdefault(m.group(0), f"{m.group(1)}{len(names) + 1}")
-
-    return _standard_arities(_LET_NAME.sub(rename, text))
-
-
-def _translated(assertions: list, ctx: z3.Context) -> list[z3.BoolRef]:
-    """The assertions copied into ``ctx`` (Python booleans as constants), in order."""
-    return [a.translate(ctx) if z3.is_expr(a) else z3.BoolVal(bool(a), ctx) for a in assertions]
-
-
-_TOKEN = re.compile(r"\|[^|]*\||;[^\n]*|[()]|[^\s()|;]+")
-# z3 prints a sum, product, conjunction or disjunction of one term as (+ t); SMT-LIB (and cvc5) want >= 2.
-_VARIADIC = frozenset({"+", "*", "and", "or"})
-
-
-def _standard_arities(text: str) -> str:
-    """``text`` with every (+ t), (* t), (and t), (or t) replaced by t, z3's layout kept otherwise.
-
-    >>> _standard_arities("(assert (> (+ (* x)) 0.0))")
-    '(assert (>   x 0.0))'
-    """
-    if not re.search(r"\((?:[+*]|and|or)\s", text):
-        return text
-    drop: list[tuple[int, int]] = []
-    # per open parenthesis: its span, its number of elements, its head and the head's span
-    stack: list[list] = []
-    for m in _TOKEN.finditer(text):
-        tok = m.group()
-        if tok.startswith(";"):
-            continue
-        if tok == "(":
-            if stack:
-                stack[-1][1] += 1
-            stack.append([m.span(), 0, None, None])
-        elif tok == ")":
-            opened, count, head, head_span = stack.pop()
-            if count == 2 and head in _VARIADIC:
-                drop += [opened, head_span, m.span()]
-        elif stack:
-            top = stack[-1]
-            if top[1] == 0:
-                top[2], top[3] = tok, m.span()
-            top[1] += 1
-    if not drop:
-        return text
-    parts, at = [], 0
-    for begin, end in sorted(drop):
-        parts.append(text[at:begin])
-        at = end
-    parts.append(text[at:])
-    return "".join(parts)
-
-
-def export(assertions: list[z3.BoolRef], logic: str | None = None) -> Path:
-    """Write the query to ``EXPORT_DIR/<sha256[:16]>.smt2`` (atomically; an existing file is the same text)."""
-    text = smt2_text(assertions, logic)
-    # absolute: cvc5's helper process opens the file from the checkout, not from the run's directory
-    path = Path(EXPORT_DIR).resolve() / f"{hashlib.sha256(text.encode()).hexdigest()[:16]}.smt2"
-    if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    return path
 
 
 def second_opinions() -> dict[str, int]:
