@@ -8,7 +8,8 @@ import pytest
 
 from udpm.claims.assertions import load_inventory
 from udpm.claims.catalog import CLAIMS
-from udpm.claims.statements import PAPERS, paper_text, papers_folder, quote_found
+from udpm.claims.quotes import paper_text, papers_folder, quote_found
+from udpm.claims.statements import PAPERS
 
 FOLDER = papers_folder()
 needs_papers = pytest.mark.skipif(FOLDER is None, reason="the papers' text (shared/papers or $UDPM_PAPERS) is absent")

@@ -13,7 +13,7 @@ lives in ``paper_tables/assertions/<paper>.toml``, one ``[[assertion]]`` table p
 
 ``disposition`` is ``claim`` (``claim`` names the claim id that checks it), ``definition`` (it fixes
 a term; nothing to check) or ``not checkable`` (``reason`` says why).  A test checks every quote
-against its paper file (:func:`udpm.claims.statements.quote_found`) and every claim id against the catalog.
+against its paper file (:func:`udpm.claims.quotes.quote_found`) and every claim id against the catalog.
 """
 
 from __future__ import annotations

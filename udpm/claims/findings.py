@@ -4,6 +4,7 @@ A check records each instance in a :class:`Findings` as it decides it (:meth:`Fi
 :func:`udpm.claims.evidence.derive` turns the record into a verdict, and :meth:`Findings.result` asks it
 directly.
 
+>>> from udpm.claims.instances import BOUNDED
 >>> rec = Findings("demo")
 >>> with rec.deciding(n=1, alpha="1/2", kind=BOUNDED, method="enumeration"):
 ...     pass

@@ -43,7 +43,6 @@ zlcn2013's alpha > 1 crosses through :func:`udpm.core.conventions.alpha_from_zlc
 
 from __future__ import annotations
 
-import os
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -63,9 +62,6 @@ __all__ = [
     "PrintedClass",
     "Statement",
     "load_statements",
-    "paper_text",
-    "papers_folder",
-    "quote_found",
 ]
 
 STATEMENTS = Path(__file__).parent / "statements"
@@ -372,32 +368,3 @@ def load_statements(folder: Path = STATEMENTS) -> tuple[Statement, ...]:
     if dup:
         raise CatalogError(f"claims declared twice: {', '.join(dup)}")
     return tuple(out)
-
-
-# --- quotes against the paper files ----------------------------------------------------------------
-
-
-def papers_folder() -> Path | None:
-    """Where the papers' text files are: $UDPM_PAPERS, else shared/papers beside the checkout; None if absent."""
-    env = os.environ.get("UDPM_PAPERS")
-    folder = Path(env) if env else Path(__file__).resolve().parents[3] / "shared" / "papers"
-    return folder if all((folder / f).is_file() for f in PAPER_FILES.values()) else None
-
-
-def paper_text(paper: str, folder: Path) -> str:
-    return (folder / PAPER_FILES[paper]).read_text(encoding="utf-8")
-
-
-def _squash(text: str) -> str:
-    return " ".join(text.split())
-
-
-def quote_found(quote: str, paper_text: str) -> bool:
-    """True when ``quote`` occurs in the paper's text, runs of whitespace collapsed on both sides.
-
-    >>> quote_found("the  ratio\\n lies", "where the ratio lies in")
-    True
-    >>> quote_found("the ratio lie", "where the ratio lies in"), quote_found("the ratios", "the ratio")
-    (True, False)
-    """
-    return _squash(quote) in _squash(paper_text)
