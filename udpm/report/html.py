@@ -4,10 +4,11 @@
 plain functions of the document so they can be tested without a kernel.  Everything here is
 deterministic except timings, which are fenced by :data:`TIMING_START` / :data:`TIMING_END`.
 
-This module has the report's sections (header, legend, summary, claims table, claim cards, errata) and
-zlcn2013 Theorem 4's ratios; the document reader and HTML primitives are :mod:`udpm.report.document`, the status
-changes :mod:`udpm.report.changes`, the figures :mod:`udpm.report.figures`, the reach and timing data
-:mod:`udpm.report.plots`.  Their public names are importable from here too (the notebook reads them as ``nb.*``).
+This module has the report's sections (header, legend, summary, claims table, claim cards) and zlcn2013
+Theorem 4's ratios; the document reader and HTML primitives are :mod:`udpm.report.document`, the status changes
+:mod:`udpm.report.changes`, the errata :mod:`udpm.report.errata`, the figures :mod:`udpm.report.figures`, the
+reach and timing data :mod:`udpm.report.plots`.  Their public names are importable from here too (the notebook
+reads them as ``nb.*``).
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ from udpm.report.document import (
     methods,
     scope_of,
 )
+from udpm.report.errata import errata, errata_html, errata_summary, location
 from udpm.report.figures import figure_item, figure_png, figures_html, plot_html, png_html, printed_html
 from udpm.report.plots import family, laplace_factor, reach, reach_html, timing_table_html, timings
 
@@ -64,7 +66,6 @@ __all__ = [
     "TIMING_START",
     "VALUE_CHARS",
     "ReportFailed",
-    "_location",
     "_ordered",
     "_plural",
     "badge",
@@ -88,6 +89,7 @@ __all__ = [
     "legend_html",
     "load_baseline",
     "load_results",
+    "location",
     "methods",
     "plot_html",
     "png_html",
@@ -376,64 +378,6 @@ def claim_cards_html(doc: Mapping, paper: str | None = None) -> str:
             f"<small>{esc(c.get('where', ''))}</small></h4><dl>{body}</dl></section>"
         )
     return "".join(out) or '<p class="note">No claims in this run.</p>'
-
-
-def errata(doc: Mapping) -> list[tuple[dict, dict]]:
-    """(claim, erratum) pairs in paper order."""
-    order = {p: k for k, p in enumerate(PAPERS)}
-    claims = sorted(doc["claims"], key=lambda c: (order.get(c["paper"], len(PAPERS)), c["id"]))
-    return [(c, e) for c in claims for e in c.get("errata") or []]
-
-
-def errata_summary(doc: Mapping) -> str:
-    """'29 errata in 6 claims; 1 claim has status erratum' (errata also appear in claims of other statuses).
-
-    >>> doc = {"claims": [{"status": "erratum", "errata": [{}, {}]}, {"status": "proved", "errata": [{}]}]}
-    >>> errata_summary(doc)
-    '3 errata in 2 claims; 1 claim has status erratum'
-    >>> errata_summary({"claims": [{"status": "proved", "errata": [{}]}]})
-    '1 erratum in 1 claim; no claim has status erratum'
-    >>> errata_summary({"claims": [{"status": "proved", "errata": []}]})
-    'no errata'
-    """
-    per_claim = [len(c.get("errata") or []) for c in doc["claims"]]
-    if not any(per_claim):
-        return "no errata"
-    status = sum(c["status"] == "erratum" for c in doc["claims"])
-    has = "no claim has" if not status else f"{_plural(status, 'claim')} {'has' if status == 1 else 'have'}"
-    claims = sum(k > 0 for k in per_claim)
-    return f"{_plural(sum(per_claim), 'erratum', 'errata')} in {_plural(claims, 'claim')}; {has} status erratum"
-
-
-def errata_html(doc: Mapping) -> str:
-    pairs = errata(doc)
-    if not pairs:
-        return '<p class="note">No errata in this run: every checked printed value equals its exact recomputation.</p>'
-    rows = (
-        [
-            claim_link(c["id"]),
-            esc(_location(c, e)),
-            _value_html(e["printed"], 200),
-            _value_html(e["correct"], 200),
-            esc(e["cls"]),
-            esc(e["explanation"]),
-        ]
-        for c, e in pairs
-    )
-    counts = Counter(e["cls"] for _, e in pairs)
-    head = (
-        f"<p>{esc(errata_summary(doc))} (a claim whose status rests on other evidence may record errata in passing). "
-        "By class: " + ", ".join(f"{n} {esc(k)}" for k, n in sorted(counts.items())) + ".</p>"
-    )
-    return head + _table(
-        ["claim", "location", "printed", "correct (exact)", "class", "explanation"], rows, id="errata-table"
-    )
-
-
-def _location(claim: Mapping, erratum: Mapping) -> str:
-    """The erratum's entry, prefixed with the claim's place in the paper when the entry is only an index like [0][2]."""
-    entry = str(erratum.get("entry", ""))
-    return f"{claim.get('where', '')} {entry}".strip() if not entry or entry.startswith("[") else entry
 
 
 def thm4_ratios(doc: Mapping, claim_id: str = "zlcn2013.thm4") -> tuple[dict | None, list[dict]]:

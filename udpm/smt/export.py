@@ -25,6 +25,10 @@ def shown(path: Path) -> str:
     return f"smt/{path.name}"
 
 
+#: The ``:source`` label of every file: part of each file's text, hence of its name, so it stays fixed whatever
+#: the modules are called (the files a record names stay the same across layouts).
+SOURCE = "udpm.smt.decide"
+
 # z3 names let-bound subterms after their term ids (?x11, $x42), which depend on every term built before.
 _LET_NAME = re.compile(r"(?<![\w|])([?$]x)(\d+)\b")
 
@@ -42,7 +46,7 @@ def smt2_text(assertions: list[z3.BoolRef], logic: str | None = None) -> str:
     *rest, last = terms
     vec = (z3.Ast * len(rest))(*(t.as_ast() for t in rest))
     text = z3.Z3_benchmark_to_smtlib_string(
-        ctx.ref(), "udpm.smt.solvers.decide", logic or "ALL", "unknown", "", len(rest), vec, last.as_ast()
+        ctx.ref(), SOURCE, logic or "ALL", "unknown", "", len(rest), vec, last.as_ast()
     )
     names: dict[str, str] = {}
 
