@@ -94,7 +94,7 @@ def print_tables(doc: Mapping, seconds: float, out: object | None = None) -> Non
 
     groups = errata_groups(claims)
     if groups:
-        from udpm.report.html import errata_summary
+        from udpm.report.errata import errata_summary
 
         et = Table(
             title=f"printed values that differ: {errata_summary(doc)}; one row per claim and class, with its first "

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from udpm.claims.tables import ROOT
+from udpm.report.errata import errata, errata_summary
 from udpm.report.html import (
     BASELINE,
     PAPERS,
@@ -22,8 +23,6 @@ from udpm.report.html import (
     ReportFailed,
     _ordered,
     _plural,
-    errata,
-    errata_summary,
     load_baseline,
     status_changes,
 )
