@@ -146,7 +146,7 @@ class Instance:
             "covers": self.covers,
             "params": dict(self.params),
         }
-        if self.region:  # absent for a whole-class instance, so that its key stays what it was
+        if self.region:  # absent for a whole-class instance: its key is that of the instance without a region
             out["region"] = self.region
         if self.n_from is not None:  # absent for an all-n argument from n = 1, likewise
             out["n_from"] = self.n_from
