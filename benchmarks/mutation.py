@@ -9,10 +9,10 @@ edit.  Per module it:
 
 1. copies the working tree (tracked files plus the untracked ``tests/test_guardrails_*.py`` /
    ``tests/test_mutation_kills_*.py``) to ``/tmp/mutrun/<module>``, appends a ``[tool.mutmut]`` section
-   that mutates ``udpm/<module>.py`` only and selects the module's pre-existing targeted tests
+   that mutates the module's file only (:data:`SOURCES`) and selects the module's pre-existing targeted tests
    (plus the module's own doctests), and runs ``mutmut run --max-children 1``; the progress output goes
    to ``/tmp/mutrun/<module>/mutmut.log``;
-2. reads the verdict of every mutant from ``mutants/udpm/<module>.py.meta``;
+2. reads the verdict of every mutant from ``mutants/<its file>.meta``;
 3. runs every mutant the pre-existing tests did not kill (survived, no tests, suspicious) against the
    new guard-rail tests (``tests/test_guardrails_<module>.py``, ``tests/test_mutation_kills_<module>.py``,
    and those of ``SHARED_NEW_TESTS``), in one pytest process per module with ``MUTANT_UNDER_TEST`` set per
@@ -113,6 +113,31 @@ STATUS = {
 }
 
 
+#: Where each module lives in the package layout (udpm/<layer>/<module>.py).
+SOURCES = {
+    "smt": "udpm/smt/solvers.py",
+    "expectations": "udpm/claims/expectations.py",
+    "evidence": "udpm/claims/evidence.py",
+    "coverage": "udpm/claims/coverage.py",
+    "tables": "udpm/claims/tables.py",
+    "instances": "udpm/claims/instances.py",
+    "records": "udpm/claims/records.py",
+    "claims": "udpm/claims/registry.py",
+    "every_user": "udpm/auditing/every_user.py",
+    "induction": "udpm/induction/obligations.py",
+    **{m: f"udpm/core/{m}.py" for m in ("remaps", "privacy", "mechanisms")},
+    **{
+        m: f"udpm/lp/{m}.py"
+        for m in ("certificates", "certify", "exact_signs", "exact_lp", "exact_simplex", "refinement")
+    },
+}
+
+
+def source(module: str) -> str:
+    """The file of ``module`` (a key of MODULES), relative to the checkout."""
+    return SOURCES[module]
+
+
 def new_tests(module: str, root: Path = ROOT) -> list[str]:
     own = [f"tests/{p}_{module}.py" for p in ("test_guardrails", "test_mutation_kills")]
     return [t for t in (*own, *SHARED_NEW_TESTS.get(module, [])) if (root / t).exists()]
@@ -140,7 +165,7 @@ def copy_tree(dest: Path) -> None:
 def failing_on_clean_tree(dest: Path, module: str) -> list[str]:
     """Pre-existing selected tests that fail on the unmutated tree (other work in progress): deselected,
     since mutmut needs a green baseline.  They are listed in the result."""
-    sel = [*MODULES[module], f"udpm/{module}.py"]
+    sel = [*MODULES[module], source(module)]
     if untested(module):
         return []
     r = subprocess.run(
@@ -160,18 +185,18 @@ def failing_on_clean_tree(dest: Path, module: str) -> list[str]:
 def untested(module: str) -> bool:
     """No pre-existing in-process test and no doctest: mutmut then runs the new tests (it needs a test to run),
     and every mutant counts as let through by the pre-existing tests."""
-    return not MODULES[module] and ">>>" not in (ROOT / "udpm" / f"{module}.py").read_text()
+    return not MODULES[module] and ">>>" not in (ROOT / source(module)).read_text()
 
 
 def configure(dest: Path, module: str, deselect: list[str]) -> None:
-    sel = [*MODULES[module], f"udpm/{module}.py"] + [a for d in deselect for a in ("--deselect", d)]
+    sel = [*MODULES[module], source(module)] + [a for d in deselect for a in ("--deselect", d)]
     if untested(module):
         sel = new_tests(module)
     toml = "\n".join(
         [
             "",
             "[tool.mutmut]",
-            f'source_paths = ["udpm/{module}.py"]',
+            f'source_paths = ["{source(module)}"]',
             f"pytest_add_cli_args_test_selection = {json.dumps(sel)}",
             # the whole package: otherwise `udpm` is a namespace of the one mutated file, and its other modules
             # come from wherever the editable install points (a checkout others are editing)
@@ -195,7 +220,7 @@ def run_mutmut(dest: Path) -> float:
 
 
 def verdicts(dest: Path, module: str) -> dict[str, str]:
-    meta = json.loads((dest / "mutants" / "udpm" / f"{module}.py.meta").read_text())
+    meta = json.loads((dest / "mutants" / f"{source(module)}.meta").read_text())
     return {k: STATUS.get(v, "suspicious") for k, v in sorted(meta["exit_code_by_key"].items())}
 
 
@@ -204,7 +229,7 @@ def legacy_names(module: str) -> set[str]:
     names = LEGACY.get(module, set())
     if not names:
         return set()
-    tree = ast.parse((ROOT / "udpm" / f"{module}.py").read_text())
+    tree = ast.parse((ROOT / source(module)).read_text())
     present = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
     return names & present
 
@@ -290,7 +315,7 @@ def diffs(module: str, names: list[str]) -> dict[str, str]:
     import libcst as cst
     from mutmut.mutation.diff_apply import read_mutant_function, read_original_function
 
-    mod = cst.parse_module(Path(f"mutants/udpm/{module}.py").read_text())
+    mod = cst.parse_module((Path("mutants") / source(module)).read_text())
     out = {}
     for n in names:
         a, b = (
@@ -313,7 +338,7 @@ def diffs(module: str, names: list[str]) -> dict[str, str]:
 def module_result(module: str, reuse: bool) -> dict:
     dest = WORK / module
     seconds = None
-    if not reuse or not (dest / "mutants" / "udpm" / f"{module}.py.meta").exists():
+    if not reuse or not (dest / "mutants" / f"{source(module)}.meta").exists():
         copy_tree(dest)
         deselected = failing_on_clean_tree(dest, module)
         (dest / "deselected.json").write_text(json.dumps(deselected))
