@@ -15,7 +15,7 @@ and, where alpha is rational, an exact upper bound on the false-alarm probabilit
 (udpm.auditing.sampled.false_alarm_bound: the union over the cells of each interval's exact miss probability).
 
 Defective samplers: every fixture of udpm.auditing.defect_corpus with an exact matrix, sampled exactly
-(udpm.auditing.sampled.exact_sample_counts), audited at the fixture's claimed alpha.  Detected: a DP violation,
+(udpm.auditing.exact_sampler.exact_sample_counts), audited at the fixture's claimed alpha.  Detected: a DP violation,
 or an inconsistency with T(n, alpha) (what each fixture poses as).  Fixtures whose defect is below sampling
 resolution (the float ones, ``max_cell_difference_from_T`` near 1e-16) go undetected: their detection rate is the
 false-alarm rate of the consistency test, and only an exact audit sees them.
@@ -40,7 +40,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from udpm.auditing import defect_corpus as dc  # noqa: E402
-from udpm.auditing.sampled import METHOD, audit_samples, exact_sample_counts, false_alarm_bound, upper_bound  # noqa: E402
+from udpm.auditing.exact_sampler import exact_sample_counts  # noqa: E402
+from udpm.auditing.sampled import METHOD, audit_samples, false_alarm_bound, upper_bound  # noqa: E402
 from udpm.core.mechanisms import truncated_geometric  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results" / "sampled_false_alarm.json"

@@ -12,6 +12,7 @@ import pytest
 
 from udpm.auditing import clopper_pearson as cp
 from udpm.auditing import defect_corpus as dc
+from udpm.auditing import exact_sampler
 from udpm.auditing import sampled as sa
 from udpm.core.mechanisms import truncated_geometric
 from udpm.errors import InvalidInput
@@ -56,7 +57,7 @@ def test_without_scipy_the_bisection_gives_a_certified_bound(monkeypatch: pytest
 
 
 def test_exact_sampler_of_t_is_consistent_with_dp_and_t() -> None:
-    counts = sa.exact_sample_counts(truncated_geometric(3, "1/2"), 4000, seed=11)
+    counts = exact_sampler.exact_sample_counts(truncated_geometric(3, "1/2"), 4000, seed=11)
     v = sa.audit_samples(counts, "1/2", confidence="0.99")
     assert v.verdict == "consistent with 1/2-DP and with T(3, 1/2)"
     assert v.consistent_with_dp and v.consistent_with_reference
@@ -69,7 +70,7 @@ def test_exact_sampler_of_t_is_consistent_with_dp_and_t() -> None:
 
 
 def test_epsilon_twice_too_large_is_a_violation_with_its_bounds() -> None:
-    counts = sa.exact_sample_counts(truncated_geometric(3, "1/4"), 4000, seed=3)
+    counts = exact_sampler.exact_sample_counts(truncated_geometric(3, "1/4"), 4000, seed=3)
     v = sa.audit_samples(counts, "1/2", confidence="0.99")
     assert not v.consistent_with_dp and v.verdict.startswith("NOT 1/2-DP at confidence 99/100")
     for w in v.violations:
@@ -90,7 +91,7 @@ def test_irrational_alpha_from_a_float_epsilon() -> None:
     r = sa.ratio_of(eps=0.6931471805599453)  # e^-r with r just below ln 2: alpha just above 1/2
     assert r.exceeds(F(1, 2)) and not r.exceeds(F(1, 2) + F(1, 10**15))
     assert str(r) == "e^-0.6931471805599453"
-    counts = sa.exact_sample_counts(truncated_geometric(2, "1/2"), 3000, seed=5)
+    counts = exact_sampler.exact_sample_counts(truncated_geometric(2, "1/2"), 3000, seed=5)
     v = sa.audit_samples(counts, eps=0.6931471805599453, confidence="0.95")
     assert v.verdict == "consistent with e^-0.6931471805599453-DP and with T(2, e^-0.6931471805599453)"
     v = sa.audit_samples(counts, eps=0.3, confidence="0.95")  # alpha = 0.74: T(2, 1/2) breaks it
@@ -134,15 +135,15 @@ def test_bad_alpha_and_draws() -> None:
     with pytest.raises(InvalidInput, match="positive finite"):
         sa.audit_samples([[1, 1], [1, 1]], eps=-1.0)
     with pytest.raises(InvalidInput, match="positive int"):
-        sa.exact_sample_counts([["1"], ["1"]], 0, seed=1)
+        exact_sampler.exact_sample_counts([["1"], ["1"]], 0, seed=1)
 
 
 def test_exact_sampler_is_exact_and_deterministic() -> None:
-    assert sa.exact_sample_counts([["1", "0"], ["0", "1"]], 7, seed=1) == [[7, 0], [0, 7]]
+    assert exact_sampler.exact_sample_counts([["1", "0"], ["0", "1"]], 7, seed=1) == [[7, 0], [0, 7]]
     m = truncated_geometric(2, "1/3")
-    assert sa.exact_sample_counts(m, 500, seed=2) == sa.exact_sample_counts(m, 500, seed=2)
+    assert exact_sampler.exact_sample_counts(m, 500, seed=2) == exact_sampler.exact_sample_counts(m, 500, seed=2)
     huge = [[F(1, 3**50), 1 - F(1, 3**50)], ["1/2", "1/2"]]  # a denominator beyond 2^63: the Python path
-    c = sa.exact_sample_counts(huge, 200, seed=4)
+    c = exact_sampler.exact_sample_counts(huge, 200, seed=4)
     assert c[0] == [0, 200] and sum(c[1]) == 200
 
 

@@ -385,40 +385,6 @@ def false_alarm_bound(m: Sequence[Sequence[object]], draws: int, confidence: obj
     return sum((miss_probability(p, draws, tail) for row in x for p in row), Fraction(0))
 
 
-# ---------------------------------------------------------------- exact sampling from an exact matrix
-
-
-def exact_sample_counts(m: Sequence[Sequence[object]], draws: int, seed: int) -> list[list[int]]:
-    """counts[i][r] of ``draws`` exact draws from each row of the exact row-stochastic matrix ``m``.
-
-    Each draw is a uniform integer below the row's common denominator D (numpy's exact bounded integers
-    when D < 2^63, else Python's ``random.randrange``), mapped through the integer cumulative numerators:
-    the draws follow the rational probabilities exactly, with no float in between.
-    """
-    import random
-
-    import numpy as np
-
-    x = stochastic(m, "mechanism")
-    if isinstance(draws, bool) or not isinstance(draws, int) or draws < 1:
-        raise InvalidInput(f"draws={show(draws)} must be a positive int")
-    gen = np.random.default_rng(seed)
-    out = []
-    for row in x:
-        den = math.lcm(*(v.denominator for v in row))
-        cum = list(np.cumsum([int(v * den) for v in row], dtype=object))
-        if den < 2**63:
-            u = gen.integers(0, den, size=draws, dtype=np.int64)
-            idx = np.searchsorted(np.array(cum, dtype=np.int64), u, side="right")
-        else:
-            rnd = random.Random(int(gen.integers(0, 2**63)))
-            import bisect
-
-            idx = np.array([bisect.bisect_right(cum, rnd.randrange(den)) for _ in range(draws)])
-        out.append([int(c) for c in np.bincount(idx, minlength=len(row))])
-    return out
-
-
 __all__ = [
     "CONFIDENCE",
     "METHOD",
@@ -428,7 +394,6 @@ __all__ = [
     "SampledVerdict",
     "SampledViolation",
     "audit_samples",
-    "exact_sample_counts",
     "false_alarm_bound",
     "lower_bound",
     "miss_probability",
