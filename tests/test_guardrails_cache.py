@@ -100,7 +100,7 @@ def test_a_module_the_check_does_not_import_leaves_the_hash(tree):
 def test_an_edit_in_the_real_adapters_subpackage_changes_the_key(tmp_path):
     """The harness's own udpm/ (copied): an edit to udpm/auditing/adapters/ gives every task a new cache key."""
     shutil.copytree(ROOT / "udpm", tmp_path / "udpm", ignore=shutil.ignore_patterns("__pycache__"))
-    adapters = sorted((tmp_path / "udpm" / "adapters").glob("*.py"))
+    adapters = sorted((tmp_path / "udpm" / "auditing" / "adapters").glob("*.py"))
     assert len(adapters) >= 2, "udpm/auditing/adapters/ holds the adapter modules"
     before = _hash("udpm.claims.evidence", tmp_path)
     for path in adapters:
