@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Reach of the gs2010 determinant proofs (proofs/derivation/determinants.py): the largest matrix size checked, and
+"""Reach of the gs2010 determinant proofs (proofs/derivation/lemma1.py): the largest matrix size checked, and
 times.
 
     .venv/bin/python benchmarks/reach_determinants.py                 # sizes up to 40, budget 120 s per part
@@ -25,7 +25,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from proofs.derivation import column_replacement as cr
-from proofs.derivation import determinants as d
+from proofs.derivation import matrices as d
+from proofs.derivation.lemma1 import det_g_prime
 from udpm.claims.registry import Context
 
 RESULTS = Path(__file__).resolve().parent / "results" / "reach_c1.json"
@@ -93,7 +94,7 @@ def main() -> None:
     ctx = Context(quick=False)
     claims = {
         cid: str(fn(ctx).status)
-        for cid, fn in (("gs2010.lemma1", d.det_g_prime), ("gs2010.lemma2", cr.column_replacement_determinants))
+        for cid, fn in (("gs2010.lemma1", det_g_prime), ("gs2010.lemma2", cr.column_replacement_determinants))
     }
     claim_s = round(time.perf_counter() - t0, 3)
     parts = [

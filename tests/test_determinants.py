@@ -5,7 +5,8 @@ from __future__ import annotations
 import sympy as sp
 
 from proofs.derivation import column_replacement as cr
-from proofs.derivation import determinants as d
+from proofs.derivation import lemma1 as d
+from proofs.derivation.table2 import table2
 from udpm.claims.evidence import grid_text
 from udpm.claims.instances import ALL_N, BOUNDED, Outcome
 from udpm.claims.registry import Context, Status
@@ -18,7 +19,7 @@ def _grid(rec, kind):
 
 
 def test_table2_verified_and_grid():
-    rec = d.table2(CTX)  # all-n inside (0, 1); the printed ends 0 and 1 at sizes 2..4
+    rec = table2(CTX)  # all-n inside (0, 1); the printed ends 0 and 1 at sizes 2..4
     assert rec.status is Status.VERIFIED
     assert _grid(rec, BOUNDED) == "alpha=1/2, 1/3, 9/10, 1/100: n=2..8; 0, 1: n=2..4"
     assert len(rec.decided(ALL_N, Outcome.HOLDS)) == 5  # 4 symbolic cases + the printed cells
@@ -26,7 +27,7 @@ def test_table2_verified_and_grid():
 
 def test_table2_dropped_boundary_factor_refuted():
     wrong = lambda i, j, boundary: (1 - d.a) / (1 + d.a) * d.a ** sp.Abs(i - j)  # noqa: E731  no 1/(1-a) in cols 1, n
-    r = d.table2(CTX, printed_g=wrong)
+    r = table2(CTX, printed_g=wrong)
     assert r.status is Status.REFUTED and "alpha=1/2, distance 0" in r.counterexample
 
 
@@ -119,7 +120,7 @@ def test_table2_transcription_cell_changed_refuted(monkeypatch):
         return PrintedItem(item.paper, item.key, item.where, [left, right], item.note, item.errata)
 
     monkeypatch.setattr(d, "printed", altered)
-    r = d.table2(CTX)
+    r = table2(CTX)
     assert r.status is Status.REFUTED and "alpha**3" in r.counterexample
 
 

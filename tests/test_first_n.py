@@ -20,7 +20,8 @@ from proofs.assertions import zlcn2013 as za
 from proofs.countrange import thresholds as th
 from proofs.countrange.recurrences import EQ2
 from proofs.derivation import column_replacement as cr
-from proofs.derivation import determinants as d
+from proofs.derivation import lemma1 as d
+from proofs.derivation.table2 import table2
 from proofs.geometric.mechanism import zlcn2013_formula6
 from udpm.claims.findings import Findings
 from udpm.claims.instances import ALL_N, BOUNDED, Outcome
@@ -38,7 +39,7 @@ def _first_ns(rec: Findings) -> set[int | None]:
     [
         (cr.column_replacement_determinants, {2}),  # gs2010 Lemma 2: Tri's first and last rows, d_2
         (d.det_g_prime, {2}),  # gs2010 Lemma 1: rsolve from d_2, two boundary columns
-        (d.table2, {1, 4}),  # the case split from size 1; the displayed cells 0, 1, 2, n-1 from n = 4
+        (table2, {1, 4}),  # the case split from size 1; the displayed cells 0, 1, 2, n-1 from n = 4
         (g10.neither_implies_the_other, {2}),  # three consecutive entries of a column
         (g10.lemma3_case2, {2}),  # an interior row of G
         (g10.theorem1_algebra, {2}),  # rows i, i+1, i+2

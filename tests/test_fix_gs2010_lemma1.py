@@ -1,9 +1,9 @@
-"""gs2010 Lemma 1, det G > 0 (proofs/derivation/determinants.py): the all-n instance reads G's column scales off G's own
+"""gs2010 Lemma 1, det G > 0 (proofs/derivation/lemma1.py): the all-n instance reads G's column scales off G's own
 entries and multiplies the solved det G'; a sign typo in G's entries, or the reversed inequality, is refuted."""
 
 from __future__ import annotations
 
-from proofs.derivation import determinants as d
+from proofs.derivation import lemma1 as d
 from udpm.claims.instances import ALL_N, Outcome
 from udpm.claims.registry import Context
 

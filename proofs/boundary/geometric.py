@@ -8,7 +8,7 @@ Definition 4's G_{n,alpha} is defined at both ends (0^0 = 1): G_{n,0} = I and ev
 (1/2, 0, ..., 0, 1/2).  Hence det G_{n,1} = 0 (Lemma 1 fails at alpha = 1), and for size m >= 3 the column-replaced
 det G_{n,1}(i, x) is 0 for every x (Lemma 2's sign conditions fail at alpha = 1); Theorem 2 and Lemma 3 hold at both
 ends (every 1-DP mechanism has equal rows and derives from G_{n,1}; G_{n,0} = I derives everything).  The sizes
-follow the claims' own checks: ``m`` the matrix size in Lemmas 1-2 (proofs.derivation.determinants), ``n`` the largest
+follow the claims' own checks: ``m`` the matrix size in Lemmas 1-2 (proofs.derivation.lemma1), ``n`` the largest
 result in
 Theorem 2 and Lemma 3 (proofs.derivation.derivability).  Every value here is an exact rational or a sympy identity.
 """

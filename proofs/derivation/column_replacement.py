@@ -1,5 +1,5 @@
 """gs2010 Lemma 2: the column-replacement determinants det G'(i, x) of the n x n G' (sizes as in
-proofs/derivation/determinants.py: ``m`` is the matrix size).
+proofs/derivation/matrices.py: ``m`` is the matrix size).
 
 Evidence, all exact: bounded (every size m up to N, determinants as polynomials in alpha and a symbolic x, by
 fraction-free elimination), a certificate per size (G'_m Tri_m = (1 - a^2) I with Cramer's rule), and all-n
@@ -15,18 +15,16 @@ import flint
 import sympy as sp
 
 from proofs.boundary.geometric import BOUNDARY, GS2010_RANGE, lemma2_at_boundary
-from proofs.derivation.determinants import (
+from proofs.derivation.lemma1 import SEARCH_M, M, det_gprime_solved
+from proofs.derivation.matrices import (
     KINDS,
     OMA2,
-    SEARCH_M,
     SYMBOLIC,
     TRI_ROW,
-    M,
     Row,
     a,
     at,
     bareiss_det,
-    det_gprime_solved,
     functional_row,
     g_prime,
     g_scaled,

@@ -86,28 +86,29 @@ def _randomized_singleton(ctx: Context) -> Findings:
 
 @false_variant("gs2010.table2", "constant", "Table 2's G without the factor 1/(1-alpha) in columns 1 and n")
 def _table2_no_boundary_factor(ctx: Context) -> Findings:
-    from proofs.derivation import determinants as d
+    from proofs.derivation import matrices as d
+    from proofs.derivation import table2
 
-    return d.table2(ctx, printed_g=lambda i, j, boundary: (1 - d.a) / (1 + d.a) * d.a ** sp.Abs(i - j))
+    return table2.table2(ctx, printed_g=lambda i, j, boundary: (1 - d.a) / (1 + d.a) * d.a ** sp.Abs(i - j))
 
 
 @false_variant("gs2010.lemma1", "exponent", "det G'_m = (1-alpha^2)^m (exponent m, not m-1)")
 def _lemma1_exponent(ctx: Context) -> Findings:
-    from proofs.derivation import determinants as d
+    from proofs.derivation import lemma1 as d
 
     return d.det_g_prime(ctx, exponent=lambda m: m)
 
 
 @false_variant("gs2010.lemma1.corrected", "exponent", "for alpha in [0, 1): det G'_m = (1-alpha^2)^m (not m-1)")
 def _lemma1_corrected_exponent(ctx: Context) -> Findings:
-    from proofs.derivation import determinants as d
+    from proofs.derivation import lemma1 as d
 
     return d.det_g_prime(ctx, exponent=lambda m: m, ends=(F(0),), claim="gs2010.lemma1.corrected")
 
 
 @false_variant("gs2010.lemma1.corrected", "boundary", "det G_{n,alpha} > 0 for alpha in [0, 1] (alpha = 1 put back)")
 def _lemma1_corrected_alpha_one(ctx: Context) -> Findings:
-    from proofs.derivation import determinants as d
+    from proofs.derivation import lemma1 as d
 
     return d.det_g_prime(ctx, ends=(F(0), F(1)), claim="gs2010.lemma1.corrected")
 
