@@ -119,7 +119,7 @@ def test_table2_transcription_cell_changed_refuted(monkeypatch):
         right[0][2] = "\\alpha^3"  # G'[0][2] printed as a^3 instead of a^2
         return PrintedItem(item.paper, item.key, item.where, [left, right], item.note, item.errata)
 
-    monkeypatch.setattr(d, "printed", altered)
+    monkeypatch.setattr("proofs.derivation.table2.printed", altered)
     r = table2(CTX)
     assert r.status is Status.REFUTED and "alpha**3" in r.counterexample
 
