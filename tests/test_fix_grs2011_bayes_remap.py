@@ -3,7 +3,7 @@ loss l and a randomized remap Y, and false variants of the statement are refuted
 
 from __future__ import annotations
 
-from proofs.universality import remap_optimality as r
+from proofs.universality import bayes_remap as r
 from udpm.claims.evidence import Status
 from udpm.claims.instances import ALL_N
 from udpm.claims.registry import Context, Findings

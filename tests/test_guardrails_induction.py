@@ -76,8 +76,8 @@ def test_every_all_n_proof_fails_when_its_base_is_false(pair):
 
 def test_a_claim_built_on_a_false_base_is_not_proved(monkeypatch):
     """grs2011 Lemma 5.2's all-n part with its base case made false: the claim is refuted, never proved."""
+    from proofs.universality import direct_mechanisms as r
     from proofs.universality import postprocessing as p
-    from proofs.universality import remap_optimality as r
     from udpm.claims.evidence import Status
     from udpm.claims.registry import Context
 

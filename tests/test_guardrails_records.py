@@ -31,7 +31,7 @@ def _outcome(found: Findings, seconds: float = 1.0) -> Outcome:
 
 def _real_findings() -> Findings:
     """A claim decided by its real check: grs2011 Lemma 5.2 (all-n induction and sampled cross-checks)."""
-    from proofs.universality.remap_optimality import direct_mechanisms_suffice
+    from proofs.universality.direct_mechanisms import direct_mechanisms_suffice
 
     return direct_mechanisms_suffice(Context())
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 import z3
 
+from proofs.universality import bayes_remap, direct_mechanisms
 from proofs.universality import postprocessing as p
-from proofs.universality import remap_optimality as r
 from udpm.claims.evidence import Status
 from udpm.claims.instances import ALL_N
 from udpm.claims.registry import Context, Findings
@@ -52,6 +52,6 @@ def test_a_contradictory_step_premise_is_refused_not_proved():
 
 
 def test_lemma_5_2_and_the_bayes_remap_are_proved_for_every_n_with_sampled_cross_checks():
-    for check in (r.direct_mechanisms_suffice, r.bayes_remap_optimal):
+    for check in (direct_mechanisms.direct_mechanisms_suffice, bayes_remap.bayes_remap_optimal):
         res = check(CTX).result()
         assert res.status is Status.PROVED and set(res.grid) == {str(ALL_N), "sampled"}

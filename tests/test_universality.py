@@ -1,6 +1,6 @@
-"""proofs/universality/bayesian.py, remap_optimality.py, optimal_vertex.py, characterization.py: each claim's record is
-what ran, and each false variant (through an injectable parameter of the shipped check) is refuted with a concrete
-counterexample."""
+"""proofs/universality/ (bayesian.py, user_lp.py, bayes_remap.py, direct_mechanisms.py, optimal_vertex.py,
+characterization.py): each claim's record is what ran, and each false variant (through an injectable parameter of
+the shipped check) is refuted with a concrete counterexample."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from fractions import Fraction as F
 
 import pytest
 
+from proofs.universality import bayes_remap, direct_mechanisms, user_lp
 from proofs.universality import bayesian as u
 from proofs.universality import characterization as c
 from proofs.universality import optimal_vertex as ov
-from proofs.universality import remap_optimality as r
 from udpm.claims.evidence import grid_text
 from udpm.claims.instances import BOUNDED, SAMPLED, Outcome
 from udpm.claims.registry import Context, Status, restrict
@@ -73,7 +73,7 @@ def _users_per_cell(ds):
 @pytest.mark.parametrize(
     ("check", "n_text"),
     [
-        (r.user_specific_lp, "n<=4"),
+        (user_lp.user_specific_lp, "n<=4"),
         (ov.optimal_vertex_exists, "n<=4"),
         (cor34_below_one, "n<=3"),
     ],
@@ -166,11 +166,13 @@ def test_lemma_5_12_is_bounded_per_n_alpha_with_sampled_gammas():
 
 
 def test_lp_with_wrong_alpha_refuted():
-    _refuted(r.user_specific_lp(CTX, builder=lambda user, a: bayesian_lp(user, a * a)), "LP-feasible but not alpha-DP")
+    _refuted(
+        user_lp.user_specific_lp(CTX, builder=lambda user, a: bayesian_lp(user, a * a)), "LP-feasible but not alpha-DP"
+    )
 
 
 def test_lp_with_a_stricter_alpha_refuted_the_other_way():
-    rec = r.user_specific_lp(CTX, builder=lambda user, a: bayesian_lp(user, (1 + a) / 2))
+    rec = user_lp.user_specific_lp(CTX, builder=lambda user, a: bayesian_lp(user, (1 + a) / 2))
     _refuted(rec, "alpha-DP but LP-infeasible", "X = [[")
 
 
@@ -179,15 +181,19 @@ def test_lp_with_a_transposed_loss_refuted():
         lt = Loss.from_matrix([[user.loss(j, i) for j in range(user.n + 1)] for i in range(user.n + 1)])
         return bayesian_lp(BayesianUser.of(user.prior, lt), a)
 
-    _refuted(r.user_specific_lp(CTX, builder=builder), "coefficient of x[")
+    _refuted(user_lp.user_specific_lp(CTX, builder=builder), "coefficient of x[")
 
 
 def test_map_remap_refuted():
-    _refuted(r.bayes_remap_optimal(CTX, rule=r.map_remap), "optimal randomized remap", "prior")
+    _refuted(bayes_remap.bayes_remap_optimal(CTX, rule=bayes_remap.map_remap), "optimal randomized remap", "prior")
 
 
 def test_truncating_remap_is_not_direct():
-    _refuted(r.direct_mechanisms_suffice(CTX, remap_rule=r.truncate_remap), "not direct", "prior")
+    _refuted(
+        direct_mechanisms.direct_mechanisms_suffice(CTX, remap_rule=direct_mechanisms.truncate_remap),
+        "not direct",
+        "prior",
+    )
 
 
 def test_every_optimum_a_vertex_refuted():

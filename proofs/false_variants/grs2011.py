@@ -81,14 +81,14 @@ def _ex23_corrected_exponent(ctx: Context) -> Findings:
 
 @false_variant("grs2011.bayes-remap", "object", "the MAP remap (most likely result) is an optimal remap")
 def _bayes_map(ctx: Context) -> Findings:
-    from proofs.universality import remap_optimality as r
+    from proofs.universality import bayes_remap as r
 
     return r.bayes_remap_optimal(ctx, rule=r.map_remap)
 
 
 @false_variant("grs2011.lp", "constant", "constraints (5)-(6) with alpha^2 in place of alpha describe alpha-DP")
 def _lp_alpha_squared(ctx: Context) -> Findings:
-    from proofs.universality import remap_optimality as r
+    from proofs.universality import user_lp as r
     from udpm.lp.programs import bayesian_lp
 
     return r.user_specific_lp(ctx, builder=lambda user, a: bayesian_lp(user, a * a))
@@ -96,7 +96,7 @@ def _lp_alpha_squared(ctx: Context) -> Findings:
 
 @false_variant("grs2011.lemma5.2", "object", "the truncating remap (clamp to 0..n) makes every mechanism direct")
 def _lemma52_truncate(ctx: Context) -> Findings:
-    from proofs.universality import remap_optimality as r
+    from proofs.universality import direct_mechanisms as r
 
     return r.direct_mechanisms_suffice(ctx, remap_rule=r.truncate_remap)
 

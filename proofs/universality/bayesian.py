@@ -20,8 +20,9 @@ Every user at once, per (n, alpha): :func:`decide_every_user` decides the
 claim over the whole cone of users W = p_i l(i, r) (:mod:`udpm.auditing.every_user`),
 one BOUNDED instance per (n, alpha) of :func:`every_user_reach`.
 
-The other universality claims live in :mod:`proofs.universality.remap_optimality` (LP
-(3)-(7), the Bayes remap, Lemma 5.2), :mod:`proofs.universality.optimal_vertex` (Lemma 5.7) and
+The other universality claims live in :mod:`proofs.universality.user_lp` (LP (3)-(7)),
+:mod:`proofs.universality.bayes_remap` (the Bayes remap), :mod:`proofs.universality.direct_mechanisms`
+(Lemma 5.2), :mod:`proofs.universality.optimal_vertex` (Lemma 5.7) and
 :mod:`proofs.universality.characterization` (Lemma 5.12, Theorem 3.2, Corollary 3.4,
 grs2009 Theorem 6.1).
 """

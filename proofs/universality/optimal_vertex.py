@@ -10,7 +10,7 @@ optimal vertices -- an optimal mechanism that is NOT a vertex -- and must end at
 point that the rank test shows to be a vertex, with the certified optimal
 objective.  Users are samples out of a continuum (:mod:`proofs.universality.bayesian`): one
 SAMPLED instance per (n, alpha, user), the user identified by a digest.  The LP
-itself and the optimal remaps are :mod:`proofs.universality.remap_optimality`.
+itself is :mod:`proofs.universality.user_lp`, the optimal remaps :mod:`proofs.universality.bayes_remap`.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Users drawn as samples (grs2011 Section 2.2): boundary cases, random legal users and finite grids.
 
 Each is one exact (prior, loss); a sampled instance is identified by :func:`user_digest`.  The claims in
-:mod:`proofs.universality.bayesian`, :mod:`proofs.universality.remap_optimality` and
+:mod:`proofs.universality.bayesian`, :mod:`proofs.universality.user_lp`, ``bayes_remap``, ``direct_mechanisms`` and
 :mod:`proofs.universality.characterization` decide them
 as cross-checks of the every-user decisions (:mod:`udpm.auditing.every_user`).
 """

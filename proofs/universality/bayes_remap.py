@@ -1,26 +1,17 @@
-"""The user-specific LP and optimal remaps (grs2011 Sections 2.3 and 5.2, Lemma 5.2).
+"""grs2011 Section 2.3, the optimal remap (claim grs2011.bayes-remap): the deterministic Bayes-posterior remap is
+optimal among all randomized remaps, for every mechanism, prior, loss and randomized remap
+(:func:`bayes_remap_all_n`: a sympy identity splitting the expected loss (2) of Y o X over the outputs, and
+inductions on inputs, results and outputs with SMT-decided obligations), cross-checked per sampled
+(n, alpha, user) by the certified remap LP over a list of mechanisms.
 
-* grs2011.lp: the feasible set of LP (3)-(7) is exactly the set of alpha-DP
-  stochastic matrices -- decided for EVERY matrix at one (n, alpha) by
-  certified containment LPs in both directions (bounded) -- and, per sampled
-  user, its objective is the expected loss (2) and its certified optimum is a
-  direct mechanism (sampled).
-* grs2011.bayes-remap: for every mechanism, prior, loss and randomized remap
-  (:func:`bayes_remap_all_n`: a sympy identity splitting the expected loss (2)
-  of Y o X over the outputs, and inductions on inputs, results and outputs with
-  SMT-decided obligations), cross-checked per sampled (n, alpha, user) by the
-  certified remap LP over a list of mechanisms.
-* grs2011.lemma5.2: per sampled (n, alpha, user), over a list of mechanisms.
-
-grs2011 Lemma 5.7 (an optimal vertex exists, the proof's walk along the optimal
-face) is :mod:`proofs.universality.optimal_vertex`.  Users are samples out of a continuum (see
-:mod:`proofs.universality.bayesian`): one SAMPLED instance per (n, alpha, user), the user
-identified by a digest.
+grs2011 Lemma 5.7 (an optimal vertex exists, the proof's walk along the optimal face) is
+:mod:`proofs.universality.optimal_vertex`.  Users are samples out of a continuum (see
+:mod:`proofs.universality.bayesian`): one SAMPLED instance per (n, alpha, user), the user identified by a digest.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from fractions import Fraction as F
 
 import sympy
@@ -32,13 +23,9 @@ from proofs.universality.bayesian import (
     alphas,
     best_remap,
     expected_loss,
-    flat,
-    geometric_lumped,
     mechanisms_with_remap_to_t,
-    rr_mechanism,
     same,
 )
-from proofs.universality.postprocessing import post_processing_all_n
 from proofs.universality.sample_users import (
     adversarial_users,
     describe,
@@ -47,168 +34,16 @@ from proofs.universality.sample_users import (
     random_users,
     user_digest,
 )
+from proofs.universality.user_lp import lp_test_points
 from udpm.claims.instances import ALL_N, SAMPLED
 from udpm.claims.registry import Context, Findings, checks
-from udpm.core import linalg
-from udpm.core.mechanisms import truncated_geometric
-from udpm.core.privacy import dp_violations
 from udpm.core.remaps import compose, deterministic_remap, posterior_loss
-from udpm.core.users import BayesianUser, weighted
+from udpm.core.users import BayesianUser
 from udpm.errors import HarnessError
 from udpm.induction.obligations import Obligation, discharge
 from udpm.lp.certificates import certificate_of
 from udpm.lp.certify import Certified, solve
-from udpm.lp.programs import Constraint, LinearProgram, bayesian_lp, mechanism_var, violated_constraint
-
-# ---------------------------------------------------------------- grs2011.lp
-
-
-def lp_test_points(n: int, a: F, rng) -> list[tuple[str, Matrix]]:
-    """Mechanisms on both sides of the DP boundary, and random remaps of T."""
-    t = truncated_geometric(n, a)
-    edge = 1 / (1 + n * a)  # randomized response is a-DP exactly up to beta = 1/(1 + n a)
-    pts = [
-        ("T", t),
-        ("identity", linalg.identity(n + 1)),
-        ("RR at the DP boundary", rr_mechanism(n, edge)),
-        ("RR just past the DP boundary", rr_mechanism(n, edge + (1 - edge) / 1000)),
-        ("RR(alpha^2 boundary)", rr_mechanism(n, 1 / (1 + n * a * a))),
-    ]
-    for s in range(4):
-        y = [[F(rng.randint(0, 3)) for _ in range(n + 1)] for _ in range(n + 1)]
-        for row in y:
-            if not sum(row):
-                row[0] = F(1)
-        y = [[v / sum(row) for v in row] for row in y]
-        pts.append((f"T·Y random #{s}", compose(t, y)))
-    return pts
-
-
-def dp_definition_rows(lp: LinearProgram, n: int, a: F) -> list[Constraint]:
-    """The alpha-DP stochastic matrices, written from the definition (not from udpm.lp.programs): for neighbours
-    i, i+1 and every output j, a x[i][j] <= x[i+1][j] and a x[i+1][j] <= x[i][j]; rows sum to 1 (x >= 0 is
-    every LinearProgram's bound)."""
-    v = {(i, j): lp.index(mechanism_var(i, j)) for i in range(n + 1) for j in range(n + 1)}
-    rows = []
-    for i in range(n):
-        for j in range(n + 1):
-            rows.append(
-                Constraint(((v[i + 1, j], F(1)), (v[i, j], -a)), ">=", F(0), f"a x[{i}][{j}] <= x[{i + 1}][{j}]")
-            )
-            rows.append(
-                Constraint(((v[i, j], F(1)), (v[i + 1, j], -a)), ">=", F(0), f"a x[{i + 1}][{j}] <= x[{i}][{j}]")
-            )
-    for i in range(n + 1):
-        rows.append(Constraint(tuple((v[i, j], F(1)) for j in range(n + 1)), "=", F(1), f"row {i} sums to 1"))
-    return rows
-
-
-def escape(
-    outer: Sequence[Constraint], inner: Sequence[Constraint], names: tuple[str, ...], timeout_s: float
-) -> tuple[str, tuple[F, ...], Certified] | None:
-    """A point of {inner} that violates a row of {outer}, or None when {inner} lies in {outer}: per outer row,
-    the certified optimum of its left-hand side over {inner} (minimum for >=, maximum for <=, both for =)."""
-    for row in outer:
-        senses = {">=": (1,), "<=": (-1,), "=": (1, -1)}[row.sense]
-        for s in senses:
-            obj = tuple((j, s * c) for j, c in row.coeffs if c)
-            cert = solve(
-                LinearProgram(names, obj, tuple(inner), "containment"), timeout_s=timeout_s, decide_unique=False
-            )
-            if s * cert.objective < s * row.rhs:
-                return row.name, cert.x, cert
-    return None
-
-
-def feasible_set_is_dp(lp: LinearProgram, n: int, a: F, timeout_s: float) -> tuple[str | None, Certified]:
-    """For every (n+1)x(n+1) matrix: feasible for lp <=> alpha-DP and stochastic; else a concrete matrix."""
-    dp = dp_definition_rows(lp, n, a)
-    for outer, inner, why in (
-        (dp, lp.rows, "LP-feasible but not alpha-DP"),
-        (lp.rows, dp, "alpha-DP but LP-infeasible"),
-    ):
-        out = escape(outer, inner, lp.names, timeout_s)
-        if out:
-            name, x, cert = out
-            m = [list(x[i * (n + 1) : (i + 1) * (n + 1)]) for i in range(n + 1)]
-            shown = dp_violations(m, a)[:1] if inner is lp.rows else [violated_constraint(lp, x)]
-            return f"n={n}, alpha={a}: X = {linalg.fmt_matrix(m)} is {why} ({name}; {shown})", cert
-    # a witness that both sets are nonempty (the statement is not vacuous): T
-    if violated_constraint(lp, flat(truncated_geometric(n, a))) is not None:
-        raise HarnessError(f"n={n}, alpha={a}: T is not feasible although the sets are equal")
-    return None, solve(lp, timeout_s=timeout_s, decide_unique=False)
-
-
-def objective_mismatch(lp: LinearProgram, user: BayesianUser) -> str | None:
-    """The LP objective's coefficient of x[i][j] must be p_i l(i, j) for every i, j: then c·x = (2) for every X."""
-    c: dict[int, object] = {}
-    for j, v in lp.objective:
-        c[j] = c.get(j, F(0)) + v
-    n = user.n
-    for i in range(n + 1):
-        for j in range(n + 1):
-            want = weighted(user.prior[i], user.loss(i, j)) if user.prior[i] else F(0)
-            got = c.get(lp.index(mechanism_var(i, j)), F(0))
-            if not same(got, want):
-                return f"coefficient of x[{i}][{j}] is {got}, (2) has p_{i} l({i},{j}) = {want}"
-    return None
-
-
-@checks("grs2011.lp")
-def user_specific_lp(ctx: Context, builder: Callable[[BayesianUser, F], LinearProgram] = bayesian_lp) -> Findings:
-    """grs2011 Section 5.2, LP (3)-(7): its feasible points are exactly the alpha-DP mechanisms with range N,
-    its objective is the expected loss (2), and its optimal solutions are direct mechanisms."""
-    rec = Findings("grs2011.lp")
-    rng = ctx.rng("grs2011.lp")
-    n_max = 4 if ctx.quick else 6
-    certs: list[tuple[str, Certified]] = []
-    for n in range(1, n_max + 1):
-        for a in alphas(ctx):
-            users = distinct_users(adversarial_users(n)[:4] + random_users(rng, n, 2))
-            # (4)-(7) do not involve the user: decide the feasible set once per distinct constraint system.
-            # (4)-(7) do not involve the user: the feasible set is decided once per distinct constraint system.
-            systems: dict[tuple, tuple[str | None, Certified]] = {}
-            for ulabel, user in users:
-                lp = builder(user, a)
-                if lp.rows not in systems:
-                    systems[lp.rows] = feasible_set_is_dp(lp, n, a, ctx.solver_timeout)
-                    if len(certs) < 1:
-                        certs.append((f"containment LP (3)-(7), n={n}, alpha={a}", systems[lp.rows][1]))
-                with rec.deciding(
-                    n=n,
-                    alpha=a,
-                    kind=SAMPLED,
-                    method="certified containment LPs + exact objective coefficients + certified optimum",
-                    covers="this user's LP: feasible set = alpha-DP matrices and objective = (2) for every "
-                    "matrix; its certified optimum is direct",
-                    user=user_digest(user),
-                ) as d:
-                    wrong = objective_mismatch(lp, user)
-                    opt = solve(lp, timeout_s=ctx.solver_timeout, decide_unique=False)
-                    if len(certs) < 2:
-                        certs.append((f"{ulabel}, n={n}, alpha={a}", opt))
-                    z = opt.matrix(n + 1, n + 1)
-                    mu, mapping = best_remap(z, user)
-                    if systems[lp.rows][0]:
-                        d.counterexample(systems[lp.rows][0])
-                    elif wrong:
-                        d.counterexample(f"n={n}, alpha={a}, user {ulabel} ({describe(user)}): {wrong}")
-                    elif not same(mu, expected_loss(user, z)):
-                        d.counterexample(
-                            f"n={n}, alpha={a}: LP optimum {linalg.fmt_matrix(z)} for {ulabel} is not direct: "
-                            f"remap {mapping} gives {mu} < {expected_loss(user, z)}; {describe(user)}"
-                        )
-                if rec.counterexample:
-                    return rec
-    rec.note(
-        "one sampled instance per (n, alpha, user).  Within it the feasible set is decided for every matrix: "
-        "certified LPs optimise each alpha-DP/stochastic inequality over (4)-(7) and each row of (4)-(7) over the "
-        "alpha-DP set written from the definition (T witnesses that both are nonempty); the objective is compared "
-        "coefficient by coefficient with (2).  'Optimal solutions are direct' quantifies over users: sampled."
-    )
-    rec.certificate = certificate_of({"claim": "user_specific_lp"}, certs[:2])
-    return rec
-
+from udpm.lp.programs import Constraint, LinearProgram
 
 # ---------------------------------------------------------------- grs2011.bayes-remap, for every X, p, l, Y
 
@@ -459,68 +294,4 @@ def bayes_remap_optimal(ctx: Context, rule: Callable | None = None, choice: str 
         "randomized response; users adversarial + random (+ |i-j|^1.5 at n=2), one instance per distinct user"
     )
     rec.certificate = certificate_of({"claim": "bayes_remap_optimal"}, certs[:2])
-    return rec
-
-
-# ---------------------------------------------------------------- grs2011.lemma5.2
-
-
-def truncate_remap(x: Matrix, user: BayesianUser) -> tuple[object, list[int]]:
-    """A wrong remap for the false variant: clamp outputs into 0..n (columns are read as -k..n+k for wide X)."""
-    n = user.n
-    k = (len(x[0]) - (n + 1)) // 2
-    mapping = [min(max(r - k, 0), n) for r in range(len(x[0]))]
-    return expected_loss(user, compose(x, deterministic_remap(mapping, n + 1))), mapping
-
-
-@checks("grs2011.lemma5.2")
-def direct_mechanisms_suffice(ctx: Context, remap_rule: Callable = best_remap) -> Findings:
-    """grs2011 Lemma 5.2: for every alpha-DP X and user u, Z = Y o X (Y an optimal remap) is alpha-DP with range
-    N, direct for u (its identity remap is optimal), and has the same loss as X."""
-    rec = Findings("grs2011.lemma5.2")
-    post_processing_all_n(rec, ctx)
-    rng = ctx.rng("grs2011.lemma5.2")
-    n_max = 3 if ctx.quick else 5
-    for n in range(1, n_max + 1):
-        for a in alphas(ctx):
-            t = truncated_geometric(n, a)
-            wide = [[F(rng.randint(0, 2)) for _ in range(n + 4)] for _ in range(n + 1)]
-            for row in wide:
-                row[0] += 1
-            wide = [[v / sum(row) for v in row] for row in wide]
-            mechs = [
-                ("geometric window -1..n+1 (lumped)", geometric_lumped(n, a, 1)),
-                ("T·W, W random (n+1)x(n+4)", compose(t, wide)),
-                ("randomized response", rr_mechanism(n, 1 / (1 + n * a))),
-            ]
-            for ulabel, user in distinct_users(adversarial_users(n) + random_users(rng, n, 3)):
-                with rec.deciding(
-                    n=n,
-                    alpha=a,
-                    kind=SAMPLED,
-                    method="exact remap, DP and loss",
-                    covers="Z = Y o X for X in: " + ", ".join(m for m, _ in mechs),
-                    user=user_digest(user),
-                ) as d:
-                    for mlabel, x in mechs:
-                        mu, _ = best_remap(x, user)
-                        _, mapping = remap_rule(x, user)
-                        z = compose(x, deterministic_remap(mapping, n + 1))
-                        mu_z, zmap = best_remap(z, user)
-                        where = f"n={n}, alpha={a}, X={mlabel}, user {ulabel}: {describe(user)}"
-                        if dp_violations(z, a):
-                            d.counterexample(f"{where}: Z = Y o X is not alpha-DP")
-                            break
-                        if expected_loss(user, z) != mu or mu_z != mu:
-                            d.counterexample(
-                                f"{where}: Z = Y o X with Y={mapping} has identity loss {expected_loss(user, z)} "
-                                f"but X's optimal loss is {mu} (Z's best remap {zmap} gives {mu_z}): Z is not direct"
-                            )
-                            break
-                if rec.counterexample:
-                    return rec
-    rec.note(
-        "X: the geometric mechanism (tails lumped), a random remap of T to a wider range, randomized response; "
-        "Z checked alpha-DP, direct and loss-preserving exactly, one sampled instance per distinct user"
-    )
     return rec
