@@ -16,7 +16,7 @@ from proofs.boundary.alpha_one import (
     permuted_forms,
     truncated_geometric_at_one,
 )
-from proofs.universality import characterization
+from proofs.universality import range_n_permutations
 from udpm.claims.findings import Findings
 from udpm.claims.instances import Outcome
 from udpm.claims.registry import Context, Status
@@ -26,7 +26,7 @@ CTX = Context(quick=True)
 
 
 def test_corollary_3_4_is_refuted_at_alpha_one_with_a_concrete_mechanism():
-    rec = characterization.permutations_of_t(CTX)
+    rec = range_n_permutations.permutations_of_t(CTX)
     assert rec.status is Status.REFUTED
     at_one = [d for d in rec.decisions if d.instance.alpha == "1"]
     assert [d.outcome for d in at_one] == [Outcome.COUNTEREXAMPLE] * 3

@@ -36,7 +36,7 @@ def test_theorem_3_2_holds_at_both_boundaries():
     theorem_3_2_at_boundary(rec, CTX)
     assert [d.outcome for d in rec.decisions] == [Outcome.HOLDS] * 12
     assert {d.instance.alpha for d in rec.decisions} == {"0", "1"}
-    # only the ends are decided here: the inside of [0, 1] is the check's (proofs/universality/characterization.py)
+    # only the ends are decided here: the inside of [0, 1] is the check's (proofs/universality/range_n_permutations.py)
     cov = rec.result().coverage
     assert rec.status is Status.PARTIAL and cov.undecided == ["alpha in (0, 1)"]
 

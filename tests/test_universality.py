@@ -1,6 +1,6 @@
 """proofs/universality/ (bayesian.py, user_lp.py, bayes_remap.py, direct_mechanisms.py, optimal_vertex.py,
-characterization.py): each claim's record is what ran, and each false variant (through an injectable parameter of
-the shipped check) is refuted with a concrete counterexample."""
+unique_optimum.py, characterization.py, range_n_permutations.py): each claim's record is what ran, and each false
+variant (through an injectable parameter of the shipped check) is refuted with a concrete counterexample."""
 
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ from proofs.universality import bayes_remap, direct_mechanisms, user_lp
 from proofs.universality import bayesian as u
 from proofs.universality import characterization as c
 from proofs.universality import optimal_vertex as ov
+from proofs.universality import range_n_permutations as rp
+from proofs.universality import unique_optimum as uo
 from udpm.claims.evidence import grid_text
 from udpm.claims.instances import BOUNDED, SAMPLED, Outcome
 from udpm.claims.registry import Context, Status, restrict
@@ -25,15 +27,15 @@ CTX = Context()
 ALPHAS = "alpha=1/100, 1/3, 1/2, 99/100"
 
 
-def cor34_below_one(ctx, witness_gamma=F(0), claimed=c.is_permutation):
+def cor34_below_one(ctx, witness_gamma=F(0), claimed=rp.is_permutation):
     """grs2011.cor3.4's scan inside (0, 1) alone (its ends: tests/test_degenerate_alpha.py), under a claim id the
     catalog does not declare, so that its status is the scan's own, not the printed class's."""
-    return c.range_n_scan(ctx, "test.cor3.4-inside", witness_gamma, claimed)
+    return rp.range_n_scan(ctx, "test.cor3.4-inside", witness_gamma, claimed)
 
 
-def thm61_of_g(ctx, witness_gamma=F(0), claimed=c.is_permutation):
+def thm61_of_g(ctx, witness_gamma=F(0), claimed=rp.is_permutation):
     """grs2009 Theorem 6.1 with the conclusion read as G over [0, 1) (grs2009.thm6.1.corrected)."""
-    return restrict("grs2009.thm6.1.corrected", c.uniqueness_up_to_permutation(ctx, witness_gamma, claimed, "G"))
+    return restrict("grs2009.thm6.1.corrected", rp.uniqueness_up_to_permutation(ctx, witness_gamma, claimed, "G"))
 
 
 def _refuted(rec, *words):
@@ -86,9 +88,9 @@ def test_sampled_claims_record_one_instance_per_user(check, n_text):
 
 def test_grs2009_theorem_6_1_refuted_by_its_printed_conclusion_and_at_alpha_1():
     # as printed, p o x = x^G: x^G has range Z, so T(n, alpha) itself refutes it inside (0, 1)
-    printed_x_g = c.uniqueness_up_to_permutation(CTX).result()
+    printed_x_g = rp.uniqueness_up_to_permutation(CTX).result()
     assert printed_x_g.status is Status.REFUTED and "output -1" in printed_x_g.counterexample
-    rec = c.uniqueness_up_to_permutation(CTX, conclusion="G")
+    rec = rp.uniqueness_up_to_permutation(CTX, conclusion="G")
     res = rec.result()
     # at alpha = 1 a 1-DP x with rows (2/3, 1/3, 0, ...) meets the hypothesis and no p o x is x^G (pmf 0 everywhere)
     assert res.status is Status.REFUTED and res.counterexample.startswith("n=1 alpha=1 bounded"), res.notes
@@ -152,7 +154,7 @@ def test_universality_grid_users_are_recorded_at_n_2():
 
 
 def test_lemma_5_12_is_bounded_per_n_alpha_with_sampled_gammas():
-    rec = c.unique_optimum_user(CTX)
+    rec = uo.unique_optimum_user(CTX)
     res = rec.result()
     assert res.status is Status.VERIFIED and res.evidence.value == "bounded"
     assert grid_text(res.grid[str(BOUNDED)]) == f"{ALPHAS}: n<=4"
@@ -243,8 +245,8 @@ def test_wrong_alpha_in_characterization_refuted():
 
 
 def test_wrong_lemma_5_12_user_refuted():
-    ends = lambda n, g: u.BayesianUser.of([F(1, 2)] + [F(0)] * (n - 1) + [F(1, 2)], c.gamma_user(n, g).loss)  # noqa: E731
-    rec = c.unique_optimum_user(CTX, loss_of=ends)
+    ends = lambda n, g: u.BayesianUser.of([F(1, 2)] + [F(0)] * (n - 1) + [F(1, 2)], uo.gamma_user(n, g).loss)  # noqa: E731
+    rec = uo.unique_optimum_user(CTX, loss_of=ends)
     _refuted(rec, "not the unique optimum", "prior")
     assert rec.result().evidence.value == "bounded"
 
@@ -262,12 +264,12 @@ def test_a_large_gamma_witness_leaves_the_only_if_part_open(check):
 
 
 def test_gamma_max_is_exact_and_finite_near_alpha_one():
-    lo, hi, stuck = c.gamma_interval(2, F(99, 100), 60)
+    lo, hi, stuck = uo.gamma_interval(2, F(99, 100), 60)
     assert hi == F(100, 9701) and lo < 0 and not stuck
-    assert c.gamma_interval(3, F(1, 2), 60)[1] is None
+    assert uo.gamma_interval(3, F(1, 2), 60)[1] is None
 
 
 def test_gamma_max_closed_form_at_n_2():
     for a in (F(2, 3), F(9, 10), F(7, 10)):
-        assert c.gamma_interval(2, a, 60)[1] == (1 - a) / (a * a + a - 1)
-    assert c.gamma_interval(2, F(61, 100), 60)[1] is None  # below (sqrt 5 - 1)/2 = 0.618...
+        assert uo.gamma_interval(2, a, 60)[1] == (1 - a) / (a * a + a - 1)
+    assert uo.gamma_interval(2, F(61, 100), 60)[1] is None  # below (sqrt 5 - 1)/2 = 0.618...

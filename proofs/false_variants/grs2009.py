@@ -132,7 +132,7 @@ def _sec61_laplace(ctx: Context) -> Findings:
 
 @false_variant("grs2009.thm6.1", "object", "every deterministic remap of x^G (not only permutations) is optimal")
 def _thm61_every_remap(ctx: Context) -> Findings:
-    from proofs.universality import characterization as c
+    from proofs.universality import range_n_permutations as c
 
     return c.uniqueness_up_to_permutation(ctx, claimed=lambda d: True)
 
@@ -156,7 +156,7 @@ def _thm63_big_eps(ctx: Context) -> Findings:
 
 @false_variant("grs2009.ex2.1", "constant", "Pr[Z = z] = (1-alpha)/(2+alpha) alpha^|z|, alpha in (0, 1), is a pmf")
 def _ex21_constant(ctx: Context) -> Findings:
-    from proofs.assertions import grs2009 as ga
+    from proofs.assertions.grs2009 import privacy_definition as ga
     from proofs.geometric.mechanism import a
 
     return ga.example_2_1(ctx, pmf=lambda d: (1 - a) / (2 + a) * a ** sp.Abs(d), alpha_range="(0, 1)")
@@ -164,28 +164,28 @@ def _ex21_constant(ctx: Context) -> Findings:
 
 @false_variant("grs2009.lp", "hypothesis", "the LP with rows (3), (4) for r in N and i < n - 1 only (one row dropped)")
 def _lp_row_dropped(ctx: Context) -> Findings:
-    from proofs.assertions import grs2009 as ga
+    from proofs.assertions.grs2009 import user_lp as ga
 
     return ga.user_specific_lp(ctx, r_of=lambda n: range(n + 1), i_of=lambda n: range(n - 1), readings=("drop",))
 
 
 @false_variant("grs2009.lemma5.6.proof", "constant", "the proof's right-hand side 1/alpha + alpha - 2 + b - b' alpha")
 def _lemma56_proof_rhs(ctx: Context) -> Findings:
-    from proofs.assertions import grs2009 as ga
+    from proofs.assertions.grs2009 import lemma5_proofs as ga
 
     return ga.lemma_5_6_proof(ctx, rhs=lambda al, b, bp: 1 / al + al - 2 + b - bp * al)
 
 
 @false_variant("grs2009.lemma5.11.count", "constant", "s_i + 2 responses of G are mapped to k_i")
 def _lemma511_count(ctx: Context) -> Findings:
-    from proofs.assertions import grs2009 as ga
+    from proofs.assertions.grs2009 import lemma5_proofs as ga
 
     return ga.lemma_5_11_count(ctx, count=lambda s_i, big: s_i + 2)
 
 
 @false_variant("grs2009.fn4", "object", "non-derivable vertices are optimal for no user, the zero loss included")
 def _fn4_zero_loss(ctx: Context) -> Findings:
-    from proofs.assertions import grs2009 as ga
+    from proofs.assertions.grs2009 import user_lp as ga
     from udpm.core.users import BayesianUser, Loss
 
     user = BayesianUser.of([F(1, 3)] * 3, Loss.from_matrix([[0] * 3 for _ in range(3)]))
@@ -194,35 +194,35 @@ def _fn4_zero_loss(ctx: Context) -> Findings:
 
 @false_variant("grs2009.sec2.3", "constant", "y o x is (2 alpha)-DP for alpha-DP x (a stronger level)")
 def _sec23_stronger(ctx: Context) -> Findings:
-    from proofs.assertions import grs2009 as ga
+    from proofs.assertions.grs2009 import privacy_definition as ga
 
     return ga.remap_preserves_privacy(ctx, factor=F(2))
 
 
 @false_variant("grs2009.sec1.monotone", "direction", "an alpha-DP mechanism is alpha'-DP for alpha' >= alpha")
 def _sec1_reversed(ctx: Context) -> Findings:
-    from proofs.assertions import grs2009 as ga
+    from proofs.assertions.grs2009 import privacy_definition as ga
 
     return ga.larger_alpha_more_privacy(ctx, pairs=[(F(1, 3), F(1, 2))])
 
 
 @false_variant("grs2009.fn1", "quantifier", "the ratio bound on the whole range only is equivalent to every output's")
 def _fn1_whole_range(ctx: Context) -> Findings:
-    from proofs.assertions import grs2009 as ga
+    from proofs.assertions.grs2009 import privacy_definition as ga
 
     return ga.footnote_1(ctx, subsets=lambda k: [tuple(range(k))])
 
 
 @false_variant("grs2009.sec2.1", "constant", "oblivious alpha-DP is the ratio bound for rows i, i + 0 (step 0, not 1)")
 def _sec21_step(ctx: Context) -> Findings:
-    from proofs.assertions import grs2009 as ga
+    from proofs.assertions.grs2009 import privacy_definition as ga
 
     return ga.oblivious_equivalence(ctx, step=0)
 
 
 @false_variant("grs2009.sec5.wd", "boundary", "C is well defined for alpha in (0, 2) (alpha = 1 included)")
 def _sec5wd_alpha_one(ctx: Context) -> Findings:
-    from proofs.assertions import grs2009 as ga
+    from proofs.assertions.grs2009 import user_lp as ga
 
     return ga.constraint_matrix_well_defined(ctx, upper=F(2))
 
@@ -256,7 +256,7 @@ def _sec61_corrected_laplace(ctx: Context) -> Findings:
 
 @false_variant("grs2009.thm6.1.corrected", "object", "alpha in [0, 1): every deterministic remap of x^G is optimal")
 def _thm61_corrected_every_remap(ctx: Context) -> Findings:
-    from proofs.universality import characterization as c
+    from proofs.universality import range_n_permutations as c
 
     found = c.uniqueness_up_to_permutation(ctx, claimed=lambda d: True, conclusion="G")
     return restrict("grs2009.thm6.1.corrected", found)
@@ -264,7 +264,7 @@ def _thm61_corrected_every_remap(ctx: Context) -> Findings:
 
 @false_variant("grs2009.ex2.1.corrected", "constant", "alpha in [0, 1): (1-alpha)/(2+alpha) alpha^|z| is a pmf")
 def _ex21_corrected_constant(ctx: Context) -> Findings:
-    from proofs.assertions import grs2009 as ga
+    from proofs.assertions.grs2009 import privacy_definition as ga
     from proofs.geometric.mechanism import a
 
     return restrict("grs2009.ex2.1.corrected", ga.example_2_1(ctx, pmf=lambda d: (1 - a) / (2 + a) * a ** sp.Abs(d)))

@@ -188,7 +188,7 @@ def _lemma511_nonnegative(ctx: Context) -> Findings:
 
 @false_variant("grs2011.lemma5.12", "constant", "l(i, j) = gamma|j - i| off the diagonal (the 1 + dropped)")
 def _lemma512_no_one(ctx: Context) -> Findings:
-    from proofs.universality import characterization as c
+    from proofs.universality import unique_optimum as c
     from udpm.core.users import BayesianUser, Loss
 
     def user(n, gamma):
@@ -218,7 +218,7 @@ def _cor33_nonnegative(ctx: Context) -> Findings:
 
 @false_variant("grs2011.cor3.4", "object", "every deterministic remap D o T (not only permutations) is universal")
 def _cor34_every_remap(ctx: Context) -> Findings:
-    from proofs.universality import characterization as c
+    from proofs.universality import range_n_permutations as c
 
     return c.permutations_of_t(ctx, claimed=lambda d: True)
 
@@ -319,7 +319,7 @@ def _fig4_entry(ctx: Context) -> Findings:
 
 @false_variant("grs2011.cor3.4.corrected", "object", "alpha in [0, 1): every deterministic remap D o T is universal")
 def _cor34_corrected_every_remap(ctx: Context) -> Findings:
-    from proofs.universality import characterization as c
+    from proofs.universality import range_n_permutations as c
 
     return restrict("grs2011.cor3.4.corrected", c.permutations_of_t(ctx, claimed=lambda d: True))
 

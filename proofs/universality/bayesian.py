@@ -23,8 +23,8 @@ one BOUNDED instance per (n, alpha) of :func:`every_user_reach`.
 The other universality claims live in :mod:`proofs.universality.user_lp` (LP (3)-(7)),
 :mod:`proofs.universality.bayes_remap` (the Bayes remap), :mod:`proofs.universality.direct_mechanisms`
 (Lemma 5.2), :mod:`proofs.universality.optimal_vertex` (Lemma 5.7) and
-:mod:`proofs.universality.characterization` (Lemma 5.12, Theorem 3.2, Corollary 3.4,
-grs2009 Theorem 6.1).
+:mod:`proofs.universality.unique_optimum` (Lemma 5.12), :mod:`proofs.universality.characterization` (Theorem 3.2)
+and :mod:`proofs.universality.range_n_permutations` (Corollary 3.4, grs2009 Theorem 6.1).
 """
 
 from __future__ import annotations
