@@ -13,7 +13,7 @@ from fractions import Fraction
 import pytest
 import sympy as sp
 
-from proofs.assertions import grs2009 as g09
+from proofs.assertions.grs2009 import lemma5_proofs as g09
 from proofs.assertions import grs2011 as g11
 from proofs.assertions import gs2010 as g10
 from proofs.assertions import zlcn2013 as za

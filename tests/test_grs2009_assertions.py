@@ -4,18 +4,15 @@ from fractions import Fraction as F
 
 import sympy as sp
 
-from proofs.assertions.grs2009 import (
-    constraint_matrix_well_defined,
+from proofs.assertions.grs2009.lemma5_proofs import lemma_5_6_proof, lemma_5_11_count
+from proofs.assertions.grs2009.privacy_definition import (
     example_2_1,
     footnote_1,
-    footnote_4,
     larger_alpha_more_privacy,
-    lemma_5_6_proof,
-    lemma_5_11_count,
     oblivious_equivalence,
     remap_preserves_privacy,
-    user_specific_lp,
 )
+from proofs.assertions.grs2009.user_lp import constraint_matrix_well_defined, footnote_4, user_specific_lp
 from proofs.geometric.mechanism import a as ALPHA
 from udpm.claims.registry import Context, Status
 from udpm.core.mechanisms import truncated_geometric
@@ -94,7 +91,7 @@ def test_a_contradictory_premise_of_an_assertion_check_is_refused():
     import pytest
     import z3
 
-    from proofs.assertions.grs2009 import witnessed
+    from proofs.assertions.grs2009.common import witnessed
     from udpm.claims.registry import Findings
     from udpm.errors import VacuousPremise
 
