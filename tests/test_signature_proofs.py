@@ -1,5 +1,5 @@
 """proofs/signatures/optimal_mechanisms.py, vertex_remaps.py (with signatures_encoding.py, signature_lemmas.py,
-mechanism_vertices.py):
+mechanism_vertices.py), binding_sets.py:
 each lemma holds on its grid, and each false variant is refuted with a counterexample.
 
 grs2009's Section 5 lemmas hold on their grids under the proofs' hypotheses: the claims ``<id>.strict``.  The
@@ -15,6 +15,7 @@ from fractions import Fraction as F
 import pytest
 import z3
 
+from proofs.signatures import binding_sets
 from proofs.signatures import encoding as enc
 from proofs.signatures import lemmas as sl
 from proofs.signatures import optimal_mechanisms as s
@@ -70,7 +71,7 @@ def test_quick_grids_of_the_vertex_lemmas_are_their_plan():
 
 
 def test_lemma_5_4_and_5_10_are_all_n():
-    assert s.lemma_5_4(CTX).status is Status.PROVED
+    assert binding_sets.lemma_5_4(CTX).status is Status.PROVED
     rec = vr.grs2009_lemma_5_10(CTX)
     assert rec.status is Status.PROVED
     assert [d.instance.n for d in rec.decided()][:6] == [None] * 6
@@ -165,7 +166,7 @@ def test_grs2009_lemma_5_4_flipped_is_refuted():
 
 
 def test_lemma_5_4_at_alpha_one_is_refuted():
-    rec = s.lemma_5_4(CTX, alpha_max_inclusive=True)
+    rec = binding_sets.lemma_5_4(CTX, alpha_max_inclusive=True)
     assert rec.status is Status.REFUTED and "alpha=1" in rec.counterexample
 
 

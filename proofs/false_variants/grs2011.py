@@ -118,7 +118,7 @@ def _lemma53_no_zero(ctx: Context) -> Findings:
 
 @false_variant("grs2011.lemma5.4", "boundary", "Lemma 5.4 for alpha in (0, 1] (alpha = 1 included)")
 def _lemma54_alpha_one(ctx: Context) -> Findings:
-    from proofs.signatures import optimal_mechanisms as s
+    from proofs.signatures import binding_sets as s
 
     return s.lemma_5_4(ctx, alpha_max_inclusive=True)
 

@@ -29,8 +29,7 @@ import sympy as sp
 import z3
 
 from proofs.assertions.footnotes import decide_fn3_witness, fn3_witness
-from proofs.signatures.lemmas import PROPERTIES
-from proofs.signatures.optimal_mechanisms import (
+from proofs.signatures.bounded_claims import (
     GRS2009_NOTE,
     GRS2009_STRICT_NOTE,
     SYMBOLIC_ALPHA,
@@ -38,6 +37,7 @@ from proofs.signatures.optimal_mechanisms import (
     region_of,
     vertex_plan,
 )
+from proofs.signatures.lemmas import PROPERTIES
 from proofs.signatures.vertices import is_vertex
 from udpm.claims.instances import ALL_N, BOUNDED
 from udpm.claims.registry import Context, Findings, checks
