@@ -14,7 +14,7 @@ import pytest
 import sympy as sp
 
 from proofs.assertions.grs2009 import lemma5_proofs as g09
-from proofs.assertions import grs2011 as g11
+from proofs.assertions.grs2011 import lemma5_proofs as g11
 from proofs.assertions import gs2010 as g10
 from proofs.assertions import zlcn2013 as za
 from proofs.countrange import thresholds as th

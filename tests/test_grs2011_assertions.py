@@ -2,17 +2,17 @@
 
 from fractions import Fraction as F
 
-from proofs.assertions.grs2011 import (
+from proofs.assertions.grs2011.appendices import (
     appendix_a_limits,
     appendix_b_only_monotonicity_dropped,
+    theorem_a2_factor,
+)
+from proofs.assertions.grs2011.lemma5_proofs import lemma_5_6_chain, lemma_5_8_binding, lemma_5_9_first_row
+from proofs.assertions.grs2011.model import (
     composition_level,
     example_losses_legal,
     geometric_outputs_wrong,
-    lemma_5_6_chain,
-    lemma_5_8_binding,
-    lemma_5_9_first_row,
     oblivious_adjacent,
-    theorem_a2_factor,
     trivial_privacy,
 )
 from udpm.claims.registry import Context, Status
