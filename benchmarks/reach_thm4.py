@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Reach of zlcn2013 Theorem 4's exact worst ratio (proofs/countrange/approximation_ratio.py), per n, with times.
+"""Reach of zlcn2013 Theorem 4's exact worst ratio (proofs/countrange/worst_ratio.py), per n, with times.
 
     nice -n 10 .venv/bin/python benchmarks/reach_thm4.py --max-n 7 --budget 900
 
@@ -23,8 +23,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from proofs.countrange import approximation_ratio as ar
+from proofs.countrange import closed_forms as cf
+from proofs.countrange import legal_polytope as lpoly
 from proofs.countrange import lp as cr
+from proofs.countrange import worst_ratio as wr
 from proofs.countrange.alpha import zlcn_label
 from udpm.claims.registry import Context
 
@@ -48,12 +50,12 @@ def main() -> None:
         exact: dict = {t: {} for t in thetas}
         for A in ALPHAS:
             ta = time.perf_counter()
-            verts = ar.legal_vertices(n, A)
+            verts = lpoly.legal_vertices(n, A)
             tv = time.perf_counter() - ta
             lps = worst = 0
             for t in thetas:
-                lps += len(ar.minimal_profiles(ar.error_profile(u, *t) for u in verts))
-                exact[t][A] = ar.worst_ratio(n, A, *t, ctx)
+                lps += len(wr.minimal_profiles(wr.error_profile(u, *t) for u in verts))
+                exact[t][A] = wr.worst_ratio(n, A, *t, ctx)
                 worst = max(worst, exact[t][A][0])
             row["alphas"][zlcn_label(A)] = {
                 "vertices": len(verts),
@@ -67,7 +69,7 @@ def main() -> None:
         tc = time.perf_counter()
         for t in thetas:
             if any(v[0] != 1 for v in exact[t].values()):
-                row["closed_forms"][cr.theta_text(*t)] = json.loads(ar.closed_forms(n, *t, exact[t], ctx))
+                row["closed_forms"][cr.theta_text(*t)] = json.loads(cf.closed_forms(n, *t, exact[t], ctx))
         row["closed_forms_s"] = round(time.perf_counter() - tc, 3)
         row["seconds"] = round(time.perf_counter() - t0, 3)
         ok = all(v[0] is not None and v[0] <= 2 for e in exact.values() for v in e.values())

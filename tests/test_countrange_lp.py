@@ -8,7 +8,9 @@ import pytest
 import z3
 
 from proofs.countrange import approximation_ratio as ar
+from proofs.countrange import legal_polytope as lpoly
 from proofs.countrange import lp as cr
+from proofs.countrange import worst_ratio as wr
 from proofs.countrange.alpha import SYMBOLIC, zlcn_label
 from udpm.claims.instances import ALL_N, BOUNDED, SAMPLED, Outcome
 from udpm.claims.registry import Context, Status
@@ -108,30 +110,30 @@ def test_legal_vertices_chain_enumeration_equals_every_subset_of_rows(n):
     """The run-by-run enumeration gives exactly the vertices of the brute force over every n+1 rows."""
     alphas = (*cr.ALPHAS_Z, Fraction(100)) if n < 4 else (Fraction(3, 2),)
     for A in alphas:
-        assert ar.legal_vertices(n, A) == ar.legal_vertices_by_subsets(n, A)
-    assert [len(ar.legal_vertices(k, Fraction(2))) for k in range(1, 7)] == [4, 8, 20, 48, 122, 296]
+        assert lpoly.legal_vertices(n, A) == lpoly.legal_vertices_by_subsets(n, A)
+    assert [len(lpoly.legal_vertices(k, Fraction(2))) for k in range(1, 7)] == [4, 8, 20, 48, 122, 296]
 
 
 def test_legal_vertices_missing_seed_is_caught(monkeypatch):
     """A run enumeration without the (1/(1+a), a/(1+a)) seeds misses vertices the brute force finds."""
-    real = ar._runs
+    real = lpoly._runs
 
     def no_pair_seeds(k, a):
         return {r for r in real(k, a) if 0 in r or 1 in r}
 
-    ar.legal_vertices.cache_clear()
-    monkeypatch.setattr(ar, "_runs", no_pair_seeds)
+    lpoly.legal_vertices.cache_clear()
+    monkeypatch.setattr(lpoly, "_runs", no_pair_seeds)
     try:
-        assert set(ar.legal_vertices(2, Fraction(2))) < set(ar.legal_vertices_by_subsets(2, Fraction(2)))
+        assert set(lpoly.legal_vertices(2, Fraction(2))) < set(lpoly.legal_vertices_by_subsets(2, Fraction(2)))
     finally:
-        ar.legal_vertices.cache_clear()
+        lpoly.legal_vertices.cache_clear()
 
 
 def test_thm4_minimal_profiles_change_no_ratio(monkeypatch):
     """Dropping dominated legal vertices and implied derivable rows leaves every worst ratio as it was."""
-    assert ar.minimal_profiles([(1, 2), (2, 2), (2, 1), (1, 2)]) == [(1, 2), (2, 1)]
+    assert wr.minimal_profiles([(1, 2), (2, 2), (2, 1), (1, 2)]) == [(1, 2), (2, 1)]
     thetas = [(n, t) for n in (2, 3) for t in cr.theta_pairs(n) if t[0] > 0 or t[1] not in (None, n)]
-    pruned = {(n, t): ar.worst_ratio(n, Fraction(3, 2), *t, CTX)[0] for n, t in thetas}
-    monkeypatch.setattr(ar, "minimal_profiles", lambda ps: sorted({tuple(p) for p in ps}))
+    pruned = {(n, t): wr.worst_ratio(n, Fraction(3, 2), *t, CTX)[0] for n, t in thetas}
+    monkeypatch.setattr(wr, "minimal_profiles", lambda ps: sorted({tuple(p) for p in ps}))
     for (n, t), r in pruned.items():
-        assert ar.worst_ratio(n, Fraction(3, 2), *t, CTX)[0] == r
+        assert wr.worst_ratio(n, Fraction(3, 2), *t, CTX)[0] == r

@@ -8,7 +8,7 @@ the exact worst ratio of the range-restricted geometric mechanism (6) over every
 from __future__ import annotations
 
 from proofs.countrange.alpha import label
-from proofs.countrange.approximation_ratio import worst_ratio
+from proofs.countrange.worst_ratio import worst_ratio
 from udpm.claims.instances import BOUNDED
 from udpm.claims.registry import Context, Findings
 
@@ -42,7 +42,7 @@ def universal_at_boundary(rec: Findings, ns, alphas, ctx: Context, thetas_of=bou
     """Theorem 2 at the queries the paper's proof leaves out (``thetas_of``, default :func:`boundary_thetas`;
     theta = (0, n) aside: every count in range, phi = 1 has error 0): is there a universally utility maximizing
     mechanism?  One bounded instance per (n, theta, alpha): the exact worst ratio over every consumer
-    (proofs.countrange.approximation_ratio.worst_ratio) is 1 exactly when the range-restricted geometric mechanism
+    (proofs.countrange.worst_ratio.worst_ratio) is 1 exactly when the range-restricted geometric mechanism
     derives
     an optimum of every consumer, which refutes "there is no universally utility maximizing mechanism" for that
     query.  Returns the number of instances."""

@@ -19,7 +19,7 @@ covered by lower-dimensional ones); a w in the closed cone of a vertex v in S ha
 For Section 3.1 the minimum over S equals the LP optimum only if S lies inside L; that is decided too
 (z3 unsat: no (beta1, beta2) gives an illegal min{psi1, psi2}).
 
-Per (n, alpha, theta), every vertex of L (proofs.countrange.approximation_ratio.legal_vertices, the enumeration
+Per (n, alpha, theta), every vertex of L (proofs.countrange.legal_polytope.legal_vertices, the enumeration
 zlcn2013.thm4
 uses) gets one certified LP (udpm.lp.certify): maximise t subject to w_i >= t, err_w(u) - err_w(v) >= t for every
 other vertex u, sum w = 1.  t* > 0 (full-dimensional) -> v must lie in S, decided by z3 (Theorem 1, Section
@@ -37,9 +37,9 @@ from fractions import Fraction
 import z3
 
 from proofs.countrange.alpha import zlcn_label
-from proofs.countrange.approximation_ratio import legal_vertices
 from proofs.countrange.derivation import premises_hold
 from proofs.countrange.family import condition5, one_variable_minimum, psi_at_points, two_variable_minimum
+from proofs.countrange.legal_polytope import legal_vertices
 from proofs.countrange.lp import _z3_legal, consumer_text, fmt, lp_optimum, theta_text
 from udpm.claims.instances import BOUNDED
 from udpm.claims.registry import Context, Findings

@@ -6,7 +6,7 @@ Definition 2 (the LP region), x-hat and y-hat and Section 4.2.  Theorem 4 (the e
 closed forms in A) is in proofs/countrange/approximation_ratio.py; Theorem 1, the two-variable form and Theorems 5, 6
 are in
 proofs/countrange/consumers.py; over all consumers in proofs/countrange/cones.py (which reuses the legal
-polytope's vertices of proofs.countrange.approximation_ratio), the exact (beta1, beta2) minimisations in
+polytope's vertices of proofs.countrange.legal_polytope), the exact (beta1, beta2) minimisations in
 proofs/countrange/family.py.
 """
 
