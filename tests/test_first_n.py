@@ -15,7 +15,9 @@ import sympy as sp
 
 from proofs.assertions.grs2009 import lemma5_proofs as g09
 from proofs.assertions.grs2011 import lemma5_proofs as g11
-from proofs.assertions import gs2010 as g10
+from proofs.assertions.gs2010.derivation_proofs import lemma3_case2
+from proofs.assertions.gs2010.section3 import neither_implies_the_other
+from proofs.assertions.gs2010.theorem1_proof import theorem1_algebra
 from proofs.assertions import zlcn2013 as za
 from proofs.countrange import thresholds as th
 from proofs.countrange.recurrences import EQ2
@@ -40,9 +42,9 @@ def _first_ns(rec: Findings) -> set[int | None]:
         (cr.column_replacement_determinants, {2}),  # gs2010 Lemma 2: Tri's first and last rows, d_2
         (d.det_g_prime, {2}),  # gs2010 Lemma 1: rsolve from d_2, two boundary columns
         (table2, {1, 4}),  # the case split from size 1; the displayed cells 0, 1, 2, n-1 from n = 4
-        (g10.neither_implies_the_other, {2}),  # three consecutive entries of a column
-        (g10.lemma3_case2, {2}),  # an interior row of G
-        (g10.theorem1_algebra, {2}),  # rows i, i+1, i+2
+        (neither_implies_the_other, {2}),  # three consecutive entries of a column
+        (lemma3_case2, {2}),  # an interior row of G
+        (theorem1_algebra, {2}),  # rows i, i+1, i+2
         (g11.lemma_5_6_chain, {2}),  # rows i, i+1 with i < n - 1
         (g09.lemma_5_6_proof, {2}),  # rows i, i+1 of C, i <= n - 2
     ],

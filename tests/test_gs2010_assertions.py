@@ -1,20 +1,15 @@
-"""gs2010's assertions checked in proofs/assertions/gs2010.py: the printed statement's verdict, and a changed
+"""gs2010's assertions checked in proofs/assertions/gs2010/: the printed statement's verdict, and a changed
 statement (a constant, a bound, an inequality, a mechanism) fed through the check's parameters."""
 
 from __future__ import annotations
 
 from fractions import Fraction as F
 
-from proofs.assertions.gs2010 import (
-    convex_hull,
-    lemma3_case2,
-    neither_implies_the_other,
-    optimal_not_derivable,
-    postprocessing_preserves_privacy,
-    printed_algebra,
-    theorem1_algebra,
-    variable_counts,
-)
+from proofs.assertions.gs2010.derivation_proofs import lemma3_case2
+from proofs.assertions.gs2010.optimal_mechanisms import optimal_not_derivable
+from proofs.assertions.gs2010.section2 import postprocessing_preserves_privacy, variable_counts
+from proofs.assertions.gs2010.section3 import convex_hull, neither_implies_the_other
+from proofs.assertions.gs2010.theorem1_proof import printed_algebra, theorem1_algebra
 from proofs.boundary.geometric import definition4
 from udpm.claims.instances import Outcome
 from udpm.claims.registry import Context, Status
@@ -96,7 +91,7 @@ def test_theorem1_algebra_holds_inside_and_a_changed_equation_4_is_refuted():
 
 
 def test_a_changed_rewriting_of_equation_2_is_refuted_inside():
-    from proofs.assertions.gs2010 import X
+    from proofs.assertions.gs2010.theorem1_proof import X
 
     def changed(a):
         p = printed_algebra(a)
@@ -109,7 +104,7 @@ def test_a_changed_rewriting_of_equation_2_is_refuted_inside():
 
 
 def test_positive_entries_as_printed_are_refuted_and_non_negative_ones_are_not():
-    from proofs.assertions.gs2010 import positive_entries
+    from proofs.assertions.gs2010.section2 import positive_entries
 
     rec = positive_entries(CTX)
     assert rec.status is Status.REFUTED and refuted_alphas(rec) == {"1/4", "1/2"}
@@ -118,7 +113,7 @@ def test_positive_entries_as_printed_are_refuted_and_non_negative_ones_are_not()
 
 
 def test_g_inverse_fails_only_at_alpha_one():
-    from proofs.assertions.gs2010 import inverse_of_g
+    from proofs.assertions.gs2010.derivation_proofs import inverse_of_g
 
     rec = inverse_of_g(CTX, sizes=(1, 2))
     assert rec.status is Status.REFUTED and refuted_alphas(rec) == {"1"}

@@ -6,18 +6,11 @@ from fractions import Fraction as F
 
 import sympy as sp
 
-from proofs.assertions.gs2010 import (
-    convex_hull,
-    inverse_of_g,
-    lemma3_case2,
-    neither_implies_the_other,
-    optimal_not_derivable,
-    positive_entries,
-    postprocessing_preserves_privacy,
-    printed_algebra,
-    theorem1_algebra,
-    variable_counts,
-)
+from proofs.assertions.gs2010.derivation_proofs import inverse_of_g, lemma3_case2
+from proofs.assertions.gs2010.optimal_mechanisms import optimal_not_derivable
+from proofs.assertions.gs2010.section2 import positive_entries, postprocessing_preserves_privacy, variable_counts
+from proofs.assertions.gs2010.section3 import convex_hull, neither_implies_the_other
+from proofs.assertions.gs2010.theorem1_proof import printed_algebra, theorem1_algebra
 from udpm.claims.registry import Context, Findings, restrict
 from udpm.claims.variants import false_variant
 
@@ -206,7 +199,7 @@ def _appb_derivable(ctx: Context) -> Findings:
     return ex.appendix_b(ctx, m=truncated_geometric(3, F(1, 2)))
 
 
-# ---------------------------------------------------------------- the assertion claims (proofs/assertions/gs2010.py)
+# ---------------------------------------------------------------- the assertion claims (proofs/assertions/gs2010/)
 
 
 @false_variant("gs2010.sec2.variables", "constant", "the programs have (n+1)^2 + 1 variables T[r, r'] (one too many)")

@@ -1,0 +1,1 @@
+"""gs2010 assertions of the discussion and the proofs that no other claim checks, one module per section or proof."""
