@@ -18,7 +18,9 @@ from proofs.assertions.grs2011 import lemma5_proofs as g11
 from proofs.assertions.gs2010.derivation_proofs import lemma3_case2
 from proofs.assertions.gs2010.section3 import neither_implies_the_other
 from proofs.assertions.gs2010.theorem1_proof import theorem1_algebra
-from proofs.assertions import zlcn2013 as za
+from proofs.assertions.zlcn2013.common import A
+from proofs.assertions.zlcn2013.section3_2 import derived_is_private
+from proofs.assertions.zlcn2013.section4 import m_invertible, step_function_legal
 from proofs.countrange import thresholds as th
 from proofs.countrange.recurrences import EQ2
 from proofs.derivation import column_replacement as cr
@@ -102,13 +104,13 @@ def test_thm7_corrected_keeps_n_from_1_and_passes():
 
 
 def test_m_invertible_and_the_step_function_decide_n_0():
-    inv = za.m_invertible(CTX, n_max=1)
+    inv = m_invertible(CTX, n_max=1)
     zero = [x for x in inv.decisions if x.instance.n == 0]
     assert [x.outcome for x in zero] == [Outcome.HOLDS]
-    assert sp.simplify(sp.sympify(inv.values["det M, n=0"], locals={"A": za.A}) - za.A / (za.A + 1)) == 0
-    broken = za.m_invertible(CTX, boundary=sp.Integer(0), n_max=0)  # the one column is a boundary column
+    assert sp.simplify(sp.sympify(inv.values["det M, n=0"], locals={"A": A}) - A / (A + 1)) == 0
+    broken = m_invertible(CTX, boundary=sp.Integer(0), n_max=0)  # the one column is a boundary column
     assert broken.status is Status.REFUTED and "n = 0: det M = 0" in broken.counterexample
-    legal = za.step_function_legal(CTX)
+    legal = step_function_legal(CTX)
     assert [x.outcome for x in legal.decisions if x.instance.n == 0] == [Outcome.HOLDS]
 
 
@@ -127,5 +129,5 @@ def test_thm4_at_n_0_is_refuted_by_6_as_printed_and_holds_for_the_one_mechanism(
 
 
 def test_linearity_decides_n_0():
-    rec = za.derived_is_private(CTX, m_max=2)
+    rec = derived_is_private(CTX, m_max=2)
     assert [x.outcome for x in rec.decisions if x.instance.n == 0] == [Outcome.HOLDS] * 4  # 2 alphas x m = 1, 2

@@ -151,7 +151,7 @@ def _thm63_big_eps(ctx: Context) -> Findings:
     return thm63.theorem_6_3(ctx, eps=F(1, 5))
 
 
-# ---------------------------------------------------------------- printed assertions (proofs/assertions/grs2009.py)
+# ---------------------------------------------------------------- printed assertions (proofs/assertions/grs2009/)
 
 
 @false_variant("grs2009.ex2.1", "constant", "Pr[Z = z] = (1-alpha)/(2+alpha) alpha^|z|, alpha in (0, 1), is a pmf")

@@ -324,7 +324,7 @@ def _cor34_corrected_every_remap(ctx: Context) -> Findings:
     return restrict("grs2011.cor3.4.corrected", c.permutations_of_t(ctx, claimed=lambda d: True))
 
 
-# ---------------------------------------------------------------- the assertion claims (proofs/assertions/grs2011.py)
+# ---------------------------------------------------------------- the assertion claims (proofs/assertions/grs2011/)
 
 
 @false_variant("grs2011.sec1.trivial", "hypothesis", "a data-dependent mechanism (T, alpha = 1/2) is DP at every level")

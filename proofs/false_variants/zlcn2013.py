@@ -207,60 +207,60 @@ def _thm7m_exponent(ctx: Context) -> Findings:
     return exz.theorem_7_matrix(ctx, mechanism=lambda i, j, d: exz.range_restricted(i, j, d + 1))
 
 
-# ---------------------------------------------------------------- printed assertions (proofs/assertions/zlcn2013.py)
+# ---------------------------------------------------------------- printed assertions (proofs/assertions/zlcn2013/)
 
 
 @false_variant("zlcn2013.eq2.k", "boundary", "some integer k between 1 and n - 2 (not n - 1) has beta1 in its interval")
 def _eq2k_top(ctx: Context) -> Findings:
-    from proofs.assertions import zlcn2013 as za
+    from proofs.assertions.zlcn2013 import section3_1 as za
 
     return za.unique_k(ctx, unique=False, k_top=lambda n: n - 2, n_min=2)
 
 
 @false_variant("zlcn2013.sec3.2.linearity", "constant", "x = A t is ((1+alpha)/2)-DP (a smaller factor than alpha)")
 def _linearity_factor(ctx: Context) -> Findings:
-    from proofs.assertions import zlcn2013 as za
+    from proofs.assertions.zlcn2013 import section3_2 as za
 
     return za.derived_is_private(ctx, factor=lambda a: (1 + a) / 2, m_max=2)
 
 
 @false_variant("zlcn2013.sec3.2.1.gamma", "boundary", "the switch point is above theta1: theta1 < gamma <= theta2")
 def _gamma_above(ctx: Context) -> Findings:
-    from proofs.assertions import zlcn2013 as za
+    from proofs.assertions.zlcn2013 import section3_2 as za
 
     return za.switch_point(ctx, gammas=lambda t1, t2: range(t1 + 1, t2 + 1), n_max=3)
 
 
 @false_variant("zlcn2013.lemma2.proof", "constant", "the proof's sum_{j<=l} a_2j = A/(A+1)^2 (not A^2/(A+1)^2)")
 def _lemma2_proof_sum(ctx: Context) -> Findings:
-    from proofs.assertions import zlcn2013 as za
+    from proofs.assertions.zlcn2013 import lemma2_theorem3_proofs as za
 
     return za.lemma2_steps(ctx, printed_sum=za.A / (za.A + 1) ** 2)
 
 
 @false_variant("zlcn2013.thm3.proof", "constant", "the sketch's upper bound t0 <= 1/(A+1) (not 1/(A+1)^2)")
 def _thm3_proof_high(ctx: Context) -> Findings:
-    from proofs.assertions import zlcn2013 as za
+    from proofs.assertions.zlcn2013 import lemma2_theorem3_proofs as za
 
     return za.thm3_steps(ctx, high=1 / (za.A + 1))
 
 
 @false_variant("zlcn2013.sec3.4.intuition", "object", "the most likely output of (6) given i is i + 1")
 def _intuition_shift(ctx: Context) -> Findings:
-    from proofs.assertions import zlcn2013 as za
+    from proofs.assertions.zlcn2013 import section3_4 as za
 
     return za.mode_and_decay(ctx, shift=1)
 
 
 @false_variant("zlcn2013.thm7.invertible", "constant", "M is invertible with its boundary factor A/(A-1) read as 0")
 def _invertible_boundary(ctx: Context) -> Findings:
-    from proofs.assertions import zlcn2013 as za
+    from proofs.assertions.zlcn2013 import section4 as za
 
     return za.m_invertible(ctx, boundary=sp.Integer(0), n_max=3)
 
 
 @false_variant("zlcn2013.sec4.2.legal", "hypothesis", "Phi is legal without the conditions on 1 - beta1, 1 - beta2")
 def _step_function_without_complement(ctx: Context) -> Findings:
-    from proofs.assertions import zlcn2013 as z
+    from proofs.assertions.zlcn2013 import section4 as z
 
     return z.step_function_legal(ctx, drop="complement")

@@ -1,0 +1,1 @@
+"""zlcn2013 printed assertions outside the numbered results, one module per section or proof."""
