@@ -11,14 +11,8 @@ from udpm.claims.registry import Findings
 from udpm.smt.solvers import premise_witness
 
 F = Fraction
-
-
 SYMBOLIC_ALPHA = "symbolic alpha in (0,1)"
-
-
 ONE, NIL = F(1), F(0)
-
-
 Matrix = list[list[Fraction]]
 
 

@@ -27,8 +27,6 @@ from udpm.lp.programs import bayesian_lp
 from udpm.smt.solvers import decide
 
 F = Fraction
-
-
 _a, _b, _bp, _A, _c = sp.symbols("alpha b bprime a c", positive=True)
 
 

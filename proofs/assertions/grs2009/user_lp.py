@@ -28,14 +28,8 @@ from udpm.lp.programs import Constraint, LinearProgram, bayesian_lp, mechanism_v
 from udpm.smt.solvers import decide
 
 F = Fraction
-
-
 PRINTED_R: Callable[[int], range] = lambda n: range(n)  # noqa: E731  r in N \ {n}, as printed in (3), (4)
-
-
 PRINTED_I: Callable[[int], range] = lambda n: range(n + 1)  # noqa: E731  i in N, as printed
-
-
 READINGS = ("drop", "zero")  # x_{(n+1)r} does not exist: drop the row, or read the missing variable as 0
 
 

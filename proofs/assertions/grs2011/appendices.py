@@ -23,8 +23,6 @@ from udpm.core.users import BayesianUser, Loss
 from udpm.lp.exact_signs import sign_of, split_coefficient
 
 F = Fraction
-
-
 FACTOR = (1 + al) / (2 * sp.sqrt(al))  # Theorem A.2's approximation factor
 
 

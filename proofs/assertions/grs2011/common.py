@@ -9,14 +9,8 @@ import sympy as sp
 from udpm.claims.tables import parse_exact, printed
 
 F = Fraction
-
-
 HALF = F(1, 2)
-
-
 SYMBOLIC_ALPHA = "symbolic alpha in (0,1)"
-
-
 al = sp.Symbol("alpha", positive=True)
 
 

@@ -80,8 +80,6 @@ def lemma_5_8_binding(ctx: Context, x: list[list[Fraction]] | None = None, alpha
 #: n = 2, alpha = 1/2: T·D with D = (0, 0, 2), optimal for the full-support prior (3/5, 1/10, 3/10) and the
 #: mean-error loss |j - i| (strictly legal), found by exact search over a few users.
 FIRST_ROW_N = 2
-
-
 FIRST_ROW_USER = BayesianUser.of(
     [F(3, 5), F(1, 10), F(3, 10)], Loss.from_matrix([[abs(j - i) for j in range(3)] for i in range(3)])
 )

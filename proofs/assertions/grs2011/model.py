@@ -27,8 +27,6 @@ from udpm.core import linalg
 from udpm.core.users import Loss
 
 F = Fraction
-
-
 ENDS_AND_MIDDLE = (F(0), F(1, 2), F(1))
 
 

@@ -8,17 +8,9 @@ from fractions import Fraction
 import sympy as sp
 
 F = Fraction
-
-
 Matrix = list[list[Fraction]]
-
-
 ALPHA = sp.Symbol("alpha", positive=True)
-
-
 INTERIOR = "symbolic alpha in (0,1)"
-
-
 ENDS_AND_INSIDE = (F(0), F(1, 4), F(1, 2), F(3, 4), F(1))
 
 

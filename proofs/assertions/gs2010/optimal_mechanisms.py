@@ -26,8 +26,6 @@ F = Fraction
 #: An optimal mechanism for the consumer with loss |i - r| and S = {0, 1} at n = 3, alpha = 1/2 (found by an exact
 #: LP minimising the three-term value at rows 0-2, column 0 over that consumer's optimal mechanisms).
 OPT_N, OPT_ALPHA, OPT_S = 3, F(1, 2), (0, 1)
-
-
 OPT_M = [
     [F(2, 3), F(1, 3), F(0), F(0)],
     [F(1, 3), F(2, 3), F(0), F(0)],

@@ -15,11 +15,7 @@ from udpm.claims.instances import ALL_N
 from udpm.claims.registry import Context, Findings, checks
 
 F = Fraction
-
-
 B, B1, B2 = sp.symbols("b bp bpp", real=True)
-
-
 X = sp.symbols("x1 x2 x3", real=True)  # x_{i,j}, x_{i+1,j}, x_{i+2,j}
 
 

@@ -2,16 +2,9 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 import sympy as sp
 
-F = Fraction
-
-
 A = sp.Symbol("A", positive=True)  # zlcn2013's alpha > 1
-
-
 _S = sp.Symbol("s", positive=True)  # A = 1 + s
 
 

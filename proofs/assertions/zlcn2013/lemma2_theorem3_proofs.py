@@ -8,16 +8,12 @@ In zlcn2013's alpha > 1 (written A); sympy identities and exact sign tests only.
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 import sympy as sp
 
 from proofs.assertions.zlcn2013.common import A, identity, positive_for_alpha_above_one
 from proofs.countrange.alpha import SYMBOLIC
 from udpm.claims.instances import ALL_N
 from udpm.claims.registry import Context, Findings, checks
-
-F = Fraction
 
 
 def xh(a):

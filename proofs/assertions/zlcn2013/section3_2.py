@@ -30,8 +30,6 @@ from udpm.core.users import CountRangeConsumer
 from udpm.smt.solvers import decide
 
 F = Fraction
-
-
 SECOND_RHO = (F(3, 10), F(1, 5), F(1, 4), F(1, 4))
 
 

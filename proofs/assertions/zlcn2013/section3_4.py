@@ -15,8 +15,6 @@ from udpm.claims.instances import BOUNDED
 from udpm.claims.registry import Context, Findings, checks
 
 F = Fraction
-
-
 INTUITION_ALPHAS = (F(3, 2), F(101, 100), F(10, 9), F(2), F(3), F(10))  # below 2 first
 
 
