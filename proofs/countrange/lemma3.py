@@ -286,7 +286,7 @@ def thm2(
         f"the queries with theta2 = n and theta1 = 0 (n = 3..{boundary_n}, zlcn alphas "
         f"{', '.join(map(str, alphas[:2]))}) the exact worst ratio, over every consumer, of the best error derivable "
         "from the range-restricted geometric mechanism (6) to the optimal error is computed (certified LPs over the "
-        "legal polytope's vertices, proofs/countrange/approximation_ratio.py's worst_ratio); ratio 1 means (6) "
+        "legal polytope's vertices, proofs/countrange/worst_ratio.py); ratio 1 means (6) "
         "derives an "
         "optimal legal function for every consumer, a universally utility maximizing mechanism (Definition 5) for "
         "that query, which refutes Theorem 2 read for that query"
