@@ -23,5 +23,5 @@ def witnessed(rec: Findings, premises: Sequence[z3.BoolRef], what: str, timeout_
     rec.value(**{f"premise witness: {what}": ", ".join(f"{k}={v}" for k, v in model.items())})
 
 
-def _matrix(values: Sequence[Fraction], n: int) -> Matrix:
+def square_matrix(values: Sequence[Fraction], n: int) -> Matrix:
     return [list(values[i * (n + 1) : (i + 1) * (n + 1)]) for i in range(n + 1)]

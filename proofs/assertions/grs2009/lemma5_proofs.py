@@ -14,7 +14,7 @@ from fractions import Fraction
 import sympy as sp
 import z3
 
-from proofs.assertions.grs2009.common import SYMBOLIC_ALPHA, _matrix, witnessed
+from proofs.assertions.grs2009.common import SYMBOLIC_ALPHA, square_matrix, witnessed
 from udpm.claims.instances import ALL_N, BOUNDED, SAMPLED, TABLE
 from udpm.claims.registry import Context, Findings, checks
 from udpm.core import linalg
@@ -151,7 +151,7 @@ def lemma_5_11_count(
     rec = Findings("grs2009.lemma5.11.count")
     a = F(1, 2)
     best = solve(bayesian_lp(user, a), timeout_s=ctx.solver_timeout)
-    x = _matrix(best.x, user.n)
+    x = square_matrix(best.x, user.n)
     sig = signature(x, a)
     bad = _mismatch(sig, count)
     witness = ""

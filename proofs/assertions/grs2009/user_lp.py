@@ -16,7 +16,7 @@ from fractions import Fraction
 import z3
 
 from proofs.assertions.footnotes import FN3_ALPHA, FN3_N, FN3_USER, FN3_X
-from proofs.assertions.grs2009.common import NIL, ONE, SYMBOLIC_ALPHA, Matrix, _matrix, witnessed
+from proofs.assertions.grs2009.common import NIL, ONE, SYMBOLIC_ALPHA, Matrix, square_matrix, witnessed
 from udpm.claims.instances import ALL_N, BOUNDED
 from udpm.claims.registry import Context, Findings, checks
 from udpm.core import linalg
@@ -100,7 +100,7 @@ def user_specific_lp(
                         continue  # the same LP for every user
                     got = solve(lp, timeout_s=ctx.solver_timeout, decide_unique=False)
                     best = solve(right, timeout_s=ctx.solver_timeout, decide_unique=False)
-                    x = _matrix(got.x, n)
+                    x = square_matrix(got.x, n)
                     bad = dp_violations(x, a)
                     if got.objective != best.objective or bad:
                         d.counterexample(

@@ -14,7 +14,7 @@ from fractions import Fraction
 
 import sympy as sp
 
-from proofs.assertions.grs2011.common import HALF, SYMBOLIC_ALPHA, _printed_matrix, al
+from proofs.assertions.grs2011.common import HALF, SYMBOLIC_ALPHA, al, printed_matrix
 from udpm.claims.instances import ALL_N, BOUNDED, TABLE
 from udpm.claims.registry import Context, Findings, checks
 from udpm.core.mechanisms import truncated_geometric
@@ -44,7 +44,7 @@ def appendix_b_only_monotonicity_dropped(ctx: Context, loss: list[list[object]] 
     Figure 5(b) (rows i = true result, columns j), and on its transpose, so that the reading of the table's
     orientation does not matter."""
     rec = Findings("grs2011.appB.symmetric")
-    table = loss if loss is not None else _printed_matrix("fig5b")
+    table = loss if loss is not None else printed_matrix("fig5b")
     transpose = [list(col) for col in zip(*table, strict=True)]
     for label, mat in (("rows = true result i", table), ("columns = true result i", transpose)):
         with rec.deciding(

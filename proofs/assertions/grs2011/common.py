@@ -14,5 +14,5 @@ SYMBOLIC_ALPHA = "symbolic alpha in (0,1)"
 al = sp.Symbol("alpha", positive=True)
 
 
-def _printed_matrix(key: str) -> list[list[Fraction]]:
+def printed_matrix(key: str) -> list[list[Fraction]]:
     return [[parse_exact(v) for v in row] for row in printed("grs2011", key).values]

@@ -14,7 +14,7 @@ from fractions import Fraction
 
 import sympy as sp
 
-from proofs.assertions.grs2011.common import HALF, SYMBOLIC_ALPHA, _printed_matrix, al
+from proofs.assertions.grs2011.common import HALF, SYMBOLIC_ALPHA, al, printed_matrix
 from udpm.claims.instances import ALL_N, BOUNDED, TABLE
 from udpm.claims.registry import Context, Findings, checks
 from udpm.core import linalg
@@ -48,7 +48,7 @@ def lemma_5_8_binding(ctx: Context, x: list[list[Fraction]] | None = None, alpha
     alpha = 1/2): count the binding privacy constraints (4)-(5) and the down/up entries of its signature; in a
     zero column both constraints of every row pair bind with no arrow entry."""
     rec = Findings("grs2011.lemma5.8.binding")
-    x = x if x is not None else _printed_matrix("fig3a")
+    x = x if x is not None else printed_matrix("fig3a")
     n = len(x) - 1
     sig = signature(x, alpha)
     arrows = sum(1 for row in sig for e in row if e in ("↓", "↑"))

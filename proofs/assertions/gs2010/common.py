@@ -14,7 +14,7 @@ INTERIOR = "symbolic alpha in (0,1)"
 ENDS_AND_INSIDE = (F(0), F(1, 4), F(1, 2), F(3, 4), F(1))
 
 
-def _private(x: Sequence[Sequence[object]], b: object) -> tuple[int, int] | None:
+def first_violation(x: Sequence[Sequence[object]], b: object) -> tuple[int, int] | None:
     """The first (i, c) where x breaks b x[i][c] <= x[i+1][c] or b x[i+1][c] <= x[i][c] (Definition 2 without
     1/alpha, so alpha = 0 is allowed); None when x is b-DP."""
     for i in range(len(x) - 1):
@@ -24,7 +24,7 @@ def _private(x: Sequence[Sequence[object]], b: object) -> tuple[int, int] | None
     return None
 
 
-def _sign_inside(p: sp.Expr) -> str | None:
+def sign_inside(p: sp.Expr) -> str | None:
     """The sign of the polynomial p(alpha) on the open interval (0, 1): '0' (identically zero), '+' or '-'
     (no root inside, exact real-root isolation); None when p changes sign or vanishes inside."""
     p = sp.expand(p)

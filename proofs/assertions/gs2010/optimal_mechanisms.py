@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 
-from proofs.assertions.gs2010.common import Matrix, _private
+from proofs.assertions.gs2010.common import Matrix, first_violation
 from proofs.boundary.geometric import definition4
 from udpm.claims.instances import BOUNDED
 from udpm.claims.registry import Context, Findings, checks
@@ -72,7 +72,7 @@ def optimal_not_derivable(
     value = user.worst_case_loss(m)
     broken = [i for i in range(n) if not lemma5_pattern(m, alpha, i)]
     facts = {
-        "alpha-DP": _private(m, alpha) is None,
+        "alpha-DP": first_violation(m, alpha) is None,
         "rows sum to 1": all(sum(r) == 1 for r in m),
         "non-negative": all(v >= 0 for r in m for v in r),
         "optimal": value == opt.objective,

@@ -17,7 +17,7 @@ from fractions import Fraction
 
 import sympy as sp
 
-from proofs.assertions.gs2010.common import ALPHA, _private
+from proofs.assertions.gs2010.common import ALPHA, first_violation
 from proofs.boundary.geometric import definition4
 from udpm.claims.instances import ALL_N, BOUNDED
 from udpm.claims.registry import Context, Findings, checks
@@ -135,7 +135,7 @@ def postprocessing_preserves_privacy(
                 g = definition4(k, al)
                 for image in itertools.product(range(k), repeat=k):
                     tm = [[F(int(image[r] == c)) for c in range(k)] for r in range(k)]
-                    bad = _private(compose(g, tm), F(level(al)))
+                    bad = first_violation(compose(g, tm), F(level(al)))
                     if bad is not None:
                         d.counterexample(
                             f"n = {n}, alpha = {al}: y = G_{{n,alpha}} is alpha-DP, T re-reads output r "

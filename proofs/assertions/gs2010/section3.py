@@ -15,7 +15,7 @@ from fractions import Fraction
 
 import sympy as sp
 
-from proofs.assertions.gs2010.common import ALPHA, ENDS_AND_INSIDE, INTERIOR, _sign_inside
+from proofs.assertions.gs2010.common import ALPHA, ENDS_AND_INSIDE, INTERIOR, sign_inside
 from proofs.boundary.geometric import definition4
 from udpm.claims.instances import ALL_N, BOUNDED
 from udpm.claims.registry import Context, Findings, checks
@@ -68,8 +68,8 @@ def neither_implies_the_other(
     pool = (sp.Integer(0), sp.Integer(1), ALPHA, ALPHA**2)
     dp_not_cond = cond_not_dp = None
     for tr in itertools.product(pool, repeat=3):
-        dp = [_sign_inside(f) for f in _dp_forms(*tr, ALPHA)]
-        cond = _sign_inside(condition(*tr, ALPHA))
+        dp = [sign_inside(f) for f in _dp_forms(*tr, ALPHA)]
+        cond = sign_inside(condition(*tr, ALPHA))
         if dp_not_cond is None and all(s in ("0", "+") for s in dp) and cond == "-":
             dp_not_cond = tr
         if cond_not_dp is None and cond in ("0", "+") and "-" in dp:

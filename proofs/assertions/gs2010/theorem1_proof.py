@@ -10,7 +10,7 @@ from fractions import Fraction
 
 import sympy as sp
 
-from proofs.assertions.gs2010.common import ALPHA, INTERIOR, _sign_inside
+from proofs.assertions.gs2010.common import ALPHA, INTERIOR, sign_inside
 from udpm.claims.instances import ALL_N
 from udpm.claims.registry import Context, Findings, checks
 
@@ -86,7 +86,7 @@ def theorem1_algebra(ctx: Context, printed: Callable[[sp.Expr], dict] = printed_
                 f"difference is "
                 f"{checks_[first].subs(point)}"
             )
-        elif _sign_inside(first_minus_one) not in ("0", "+"):
+        elif sign_inside(first_minus_one) not in ("0", "+"):
             d.counterexample(f"the first summand minus 1 is {first_minus_one}/alpha, negative somewhere in (0, 1)")
     rec.value(**{"first summand - 1": f"{first_minus_one}/alpha"})
     with rec.deciding(
