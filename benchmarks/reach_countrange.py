@@ -73,8 +73,8 @@ def consumers(max_n: int, budget: float, solver_timeout: float) -> None:
     """The all-consumers reach of Theorem 1, Section 3.1 and Theorems 5, 6 (bounded instances only)."""
     from proofs.countrange import cones
     from proofs.countrange import consumers as cc
+    from proofs.countrange.legal_lp import ALPHAS_Z, theta_pairs
     from proofs.countrange.legal_polytope import legal_vertices
-    from proofs.countrange.lp import ALPHAS_Z, theta_pairs
     from udpm.claims.findings import Findings
 
     ctx = Context(quick=True, solver_timeout=solver_timeout)

@@ -24,8 +24,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from proofs.countrange import closed_forms as cf
+from proofs.countrange import legal_lp as cr
 from proofs.countrange import legal_polytope as lpoly
-from proofs.countrange import lp as cr
 from proofs.countrange import worst_ratio as wr
 from proofs.countrange.alpha import zlcn_label
 from udpm.claims.registry import Context

@@ -13,8 +13,8 @@ from proofs.countrange import cones
 from proofs.countrange import consumers as cc
 from proofs.countrange.alpha import zlcn_label
 from proofs.countrange.family import condition5
+from proofs.countrange.legal_lp import ALPHAS_Z
 from proofs.countrange.legal_polytope import legal_vertices
-from proofs.countrange.lp import ALPHAS_Z
 from udpm.claims.instances import BOUNDED, SAMPLED, Outcome
 from udpm.claims.registry import Context, Status
 from udpm.core.users import CountRangeConsumer, is_legal_function

@@ -10,11 +10,12 @@ import sympy as sp
 import z3
 
 from proofs.countrange import boundary as cbd
+from proofs.countrange import definition2 as d2
 from proofs.countrange import lemma2 as c
 from proofs.countrange import lemma3 as c3
-from proofs.countrange import lp as cr
 from proofs.countrange import vectors as cv
 from proofs.countrange.alpha import SYMBOLIC
+from proofs.countrange.legal_lp import ALPHAS_Z
 from udpm.claims.instances import ALL_N, BOUNDED, Outcome
 from udpm.claims.registry import Context, Findings, Status
 
@@ -23,11 +24,11 @@ PAPER = Path("/work/shared/papers/001_0ccd38b6704e2377.txt")
 
 
 def test_def2_objective_identity_covers_every_consumer():
-    rec = cr.legal_region(CTX)
+    rec = d2.legal_region(CTX)
     assert rec.status is Status.VERIFIED, rec.counterexample
     ident = [d for d in rec.decided(BOUNDED) if d.instance.method.startswith("sympy identity")]
-    assert len(ident) == 2 * len(cr.ALPHAS_Z) and all(d.outcome is Outcome.HOLDS for d in ident)
-    assert cr.query_classes(1) == [(0, 1), (0, 2), (1, 2), (0, None), (1, None), (2, None)]
+    assert len(ident) == 2 * len(ALPHAS_Z) and all(d.outcome is Outcome.HOLDS for d in ident)
+    assert d2.query_classes(1) == [(0, 1), (0, 2), (1, 2), (0, None), (1, None), (2, None)]
 
 
 def test_def2_with_theta2_left_out_of_the_middle_sum_is_refuted():
@@ -41,16 +42,16 @@ def test_def2_with_theta2_left_out_of_the_middle_sum_is_refuted():
             + sum((w[i] * phi[i] for i in range(top + 1, n + 1)), zero)
         )
 
-    bad = cr.legal_region(CTX, error=shifted)
+    bad = d2.legal_region(CTX, error=shifted)
     assert bad.status is Status.REFUTED and bad.evidence.value == "bounded"
     assert "sympy identity" in bad.counterexample and "theta=(0, 1)" in bad.counterexample
 
 
 def test_def2_with_a_flipped_false_positive_sign_is_refuted():
     def flipped(w, phi, t1, t2, n):
-        return cr.printed_error(w, phi, t1, t2, n) - 2 * sum((w[i] * phi[i] for i in range(min(t1, n + 1))), 0)
+        return d2.printed_error(w, phi, t1, t2, n) - 2 * sum((w[i] * phi[i] for i in range(min(t1, n + 1))), 0)
 
-    bad = cr.legal_region(CTX, error=flipped)
+    bad = d2.legal_region(CTX, error=flipped)
     assert bad.status is Status.REFUTED and "theta=(1, 2)" in bad.counterexample
 
 

@@ -11,7 +11,7 @@ import sympy as sp
 
 from proofs.countrange import approximation_ratio as ar
 from proofs.countrange import closed_forms as cf
-from proofs.countrange import lp as cr
+from proofs.countrange import legal_lp as cr
 from proofs.countrange import worst_ratio as wr
 from udpm.claims.registry import Context
 

@@ -33,7 +33,7 @@ def internal(alpha: Fraction) -> Fraction:
 
 
 def zlcn_label(alpha: Alpha) -> str:
-    """The label of a zlcn2013 alpha in instances and messages, shared with proofs/countrange/lp.py:
+    """The label of a zlcn2013 alpha in instances and messages, shared by the count-range checks:
     'zlcn alpha=2 (internal 1/2)', or SYMBOLIC."""
     if isinstance(alpha, str):
         if alpha != SYMBOLIC:

@@ -15,8 +15,8 @@ import sympy as sp
 from sympy.polys.matrices import DomainMatrix
 
 from proofs.countrange.alpha import internal
+from proofs.countrange.legal_lp import AS, F, fmt, theta_text
 from proofs.countrange.legal_polytope import fmpq_of
-from proofs.countrange.lp import AS, F, fmt, theta_text
 from proofs.countrange.worst_ratio import error_profile, worst_ratio
 from udpm.claims.registry import Context
 from udpm.core import linalg

@@ -39,8 +39,8 @@ import z3
 from proofs.countrange.alpha import zlcn_label
 from proofs.countrange.derivation import premises_hold
 from proofs.countrange.family import condition5, one_variable_minimum, psi_at_points, two_variable_minimum
+from proofs.countrange.legal_lp import consumer_text, fmt, lp_optimum, theta_text, z3_legal
 from proofs.countrange.legal_polytope import legal_vertices
-from proofs.countrange.lp import _z3_legal, consumer_text, fmt, lp_optimum, theta_text
 from udpm.claims.instances import BOUNDED
 from udpm.claims.registry import Context, Findings
 from udpm.core.users import CountRangeConsumer, is_legal_function
@@ -184,7 +184,7 @@ def forms_are_legal(n: int, A_form: Fraction, A: Fraction, timeout_s: float):
     Returns (None, outcome) when unsat, else an illegal (beta1, beta2, phi) re-checked exactly."""
     b1, b2, p1, p2, rows = z3_forms(n, A_form)
     phi = [_z3_min(x, y) for x, y in zip(p1, p2)]
-    out = decide([*rows, z3.Not(z3.And(_z3_legal(phi, z3.RealVal(str(A)))))], timeout_s)
+    out = decide([*rows, z3.Not(z3.And(z3_legal(phi, z3.RealVal(str(A)))))], timeout_s)
     if out.unsat:
         return None, out
     x1, x2 = _frac(out.model, b1), _frac(out.model, b2)

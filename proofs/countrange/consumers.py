@@ -33,7 +33,7 @@ from proofs.countrange.cones import (
 )
 from proofs.countrange.derivation import premises_hold
 from proofs.countrange.family import one_variable_minimum, two_variable_minimum
-from proofs.countrange.lp import (
+from proofs.countrange.legal_lp import (
     ALPHAS_Z,
     consumer_text,
     digest,

@@ -15,7 +15,7 @@ from fractions import Fraction
 import flint
 
 from proofs.countrange.alpha import internal
-from proofs.countrange.lp import F, fmt
+from proofs.countrange.legal_lp import F, fmt
 from udpm.lp.countrange import definition2_rows, satisfies_rows
 from udpm.lp.programs import Constraint
 

@@ -32,6 +32,7 @@ from proofs.countrange.derivation import (
     pin_alpha,
     premises_hold,
 )
+from proofs.countrange.legal_lp import lp_optimum
 from proofs.countrange.lemma2 import declared_errata
 from proofs.countrange.lemma3 import (
     PRINTED_CONSUMERS,
@@ -43,7 +44,6 @@ from proofs.countrange.lemma3 import (
     printed_rho_weights,
     z3_of,
 )
-from proofs.countrange.lp import lp_optimum
 from proofs.countrange.vectors import Vector, lemma3_x, lemma3_y, printed_internal, xhat, yhat
 from udpm.claims.instances import BOUNDED, TABLE
 from udpm.claims.registry import Context, Findings, checks

@@ -9,8 +9,8 @@ import functools
 import itertools
 from fractions import Fraction
 
+from proofs.countrange.legal_lp import F
 from proofs.countrange.legal_polytope import legal_vertices
-from proofs.countrange.lp import F
 from udpm.claims.registry import Context
 from udpm.core import linalg
 from udpm.core.mechanisms import truncated_geometric_zlcn2013

@@ -14,9 +14,9 @@ from udpm.claims.variants import false_variant
 
 @false_variant("zlcn2013.def2", "hypothesis", "Definition 2 without the constraints on 1 - phi")
 def _def2_drop(ctx: Context) -> Findings:
-    from proofs.countrange import lp as cr
+    from proofs.countrange import definition2 as d2
 
-    return cr.legal_region(ctx, drop="1-phi")
+    return d2.legal_region(ctx, drop="1-phi")
 
 
 @false_variant("zlcn2013.eq2", "exponent", "the interval ends of (2) are 1/alpha^(k+1) (not 1/(alpha^k (alpha+1)))")
@@ -69,16 +69,16 @@ def _def6_corrected_perturbed(ctx: Context) -> Findings:
 
 @false_variant("zlcn2013.xhat", "object", "y-hat (not x-hat) is the first consumer's unique optimum")
 def _xhat_swapped(ctx: Context) -> Findings:
-    from proofs.countrange import lp as cr
+    from proofs.countrange import xhat_yhat as xy
 
-    return cr.x_hat_unique(ctx, vector=cr.y_hat)
+    return xy.x_hat_unique(ctx, vector=xy.y_hat)
 
 
 @false_variant("zlcn2013.yhat", "object", "y-hat is the unique optimum for the uniform weights rho (not the stated)")
 def _yhat_uniform(ctx: Context) -> Findings:
-    from proofs.countrange import lp as cr
+    from proofs.countrange import xhat_yhat as xy
 
-    return cr.y_hat_unique(ctx, rho_of=cr.uniform_rho)
+    return xy.y_hat_unique(ctx, rho_of=xy.uniform_rho)
 
 
 @false_variant("zlcn2013.lemma1", "direction", "Lemma 1 with the transformation (p_j, q_j, t_j) flipped")
@@ -195,9 +195,9 @@ def _thm7_corrected_illegal(ctx: Context) -> Findings:
 
 @false_variant("zlcn2013.oblivious", "object", "the step function is dominated by the constant function beta2")
 def _oblivious_constant(ctx: Context) -> Findings:
-    from proofs.countrange import lp as cr
+    from proofs.countrange import oblivious_step as ob
 
-    return cr.oblivious_step(ctx, recurrence=lambda beta2, theta, n, A: [beta2] * (n + 1))
+    return ob.oblivious_step(ctx, recurrence=lambda beta2, theta, n, A: [beta2] * (n + 1))
 
 
 @false_variant("zlcn2013.thm7.M", "exponent", "M_ij with exponent d + 1 (not d)")

@@ -22,7 +22,7 @@ import z3
 from proofs.assertions.zlcn2013.common import A, identity, positive_for_alpha_above_one
 from proofs.countrange.alpha import ZLCN_ALPHAS, internal, zlcn_label
 from proofs.countrange.derivation import premises_hold
-from proofs.countrange.lp import consumer_text, fmt, lp_optimum
+from proofs.countrange.legal_lp import consumer_text, fmt, lp_optimum
 from udpm.claims.instances import BOUNDED, SAMPLED
 from udpm.claims.registry import Context, Findings, checks
 from udpm.core.privacy import is_dp

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from proofs.countrange.alpha import zlcn_label
-from proofs.countrange.lp import fmt
+from proofs.countrange.legal_lp import fmt
 from proofs.geometric.mechanism import zlcn2013_formula6
 from udpm.claims.instances import BOUNDED
 from udpm.claims.registry import Context, Findings, checks
