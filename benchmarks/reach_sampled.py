@@ -13,9 +13,9 @@ Parts:
     grs2009.thm3.1) beyond their --full grid (n <= 5): per n = 6..BEYOND_N the boundary users and random legal
     users of proofs.universality.sample_users.beyond_users at BEYOND_ALPHAS, each one SAMPLED instance decided by the
     claim's
-    own code (proofs.universality.bayesian.decide_users: every listed mechanism's best remap attains the certified
+    own code (proofs.universality.scan.decide_users: every listed mechanism's best remap attains the certified
     optimum); per claim and n the instances, seconds and outcome.  These users are not yet in the claims' --full
-    run (its n range is set in proofs/universality/bayesian.py).
+    run (its n range is set in proofs/universality/scan.py).
 A part's results replace that part in results/reach_sampled.json (the claims part claim by claim, so that
 ``--claims`` re-runs some and keeps the others); the other part is kept.
 """
@@ -75,21 +75,22 @@ def claims_part(claims: tuple[str, ...]) -> dict:
 
 
 def bayes_part(budget: float) -> dict:
-    from proofs.universality import bayesian as u
+    from proofs.universality.mechanisms import DEFAULT_MECHANISMS
     from proofs.universality.sample_users import BEYOND_ALPHAS, BEYOND_N, beyond_users
+    from proofs.universality.scan import decide_users
     from udpm.claims.registry import Context, Findings
 
     ctx = Context(quick=False, solver_timeout=120.0)
     out = {}
     for claim in BAYES:
-        mechs_of = u.DEFAULT_MECHANISMS[claim]
+        mechs_of = DEFAULT_MECHANISMS[claim]
         rec, certs, rng, rows = Findings(claim), [], ctx.rng(claim + " beyond"), {}
         start = time.perf_counter()
         reached = None
         for n in range(6, BEYOND_N + 1):
             t0 = time.perf_counter()
             before = len(rec.decisions)
-            ok = all(u.decide_users(rec, mechs_of(n, a), beyond_users(rng, n), n, a, ctx, certs) for a in BEYOND_ALPHAS)
+            ok = all(decide_users(rec, mechs_of(n, a), beyond_users(rng, n), n, a, ctx, certs) for a in BEYOND_ALPHAS)
             rows[str(n)] = {
                 "instances": len(rec.decisions) - before,
                 "seconds": round(time.perf_counter() - t0, 3),

@@ -1,4 +1,4 @@
-"""proofs/universality/ (bayesian.py, user_lp.py, bayes_remap.py, direct_mechanisms.py, optimal_vertex.py,
+"""proofs/universality/ (geometric_optimality.py, user_lp.py, bayes_remap.py, direct_mechanisms.py, optimal_vertex.py,
 unique_optimum.py, characterization.py, range_n_permutations.py): each claim's record is what ran, and each false
 variant (through an injectable parameter of the shipped check) is refuted with a concrete counterexample."""
 
@@ -10,11 +10,13 @@ from fractions import Fraction as F
 import pytest
 
 from proofs.universality import bayes_remap, direct_mechanisms, user_lp
-from proofs.universality import bayesian as u
 from proofs.universality import characterization as c
+from proofs.universality import geometric_optimality as u
 from proofs.universality import optimal_vertex as ov
 from proofs.universality import range_n_permutations as rp
 from proofs.universality import unique_optimum as uo
+from proofs.universality.mechanisms import rr_mechanism
+from proofs.universality.optimality import flat, optimum
 from udpm.claims.evidence import grid_text
 from udpm.claims.instances import BOUNDED, SAMPLED, Outcome
 from udpm.claims.registry import Context, Status, restrict
@@ -210,7 +212,7 @@ def test_a_walk_that_leaves_the_optimal_face_is_caught():
     def to_t(lp, x):  # jump to the vertex T whatever the objective: feasible and a vertex, rarely optimal
         n = math.isqrt(len(x)) - 1
         alpha = -lp.rows[0].coeffs[1][1]  # row (4) i=0 j=0: x[0,0] - alpha x[1,0] >= 0
-        return u.flat(truncated_geometric(n, alpha)), 1
+        return flat(truncated_geometric(n, alpha)), 1
 
     _refuted(ov.optimal_vertex_exists(CTX, walk=to_t), "the vertex reached has loss")
 
@@ -218,11 +220,11 @@ def test_a_walk_that_leaves_the_optimal_face_is_caught():
 def test_the_walk_from_a_midpoint_of_two_optima_ends_at_an_optimal_vertex():
     user, z1, z2 = ov.two_optimal_points(2, F(1, 2))
     lp = bayesian_lp(user, F(1, 2))
-    mid = [(a + b) / 2 for a, b in zip(u.flat(z1), u.flat(z2))]
+    mid = [(a + b) / 2 for a, b in zip(flat(z1), flat(z2))]
     assert not is_vertex(lp, mid)
     end, steps = ov.walk_to_vertex(lp, mid)
     assert steps >= 1 and is_vertex(lp, end)
-    assert objective_value(lp, end) == objective_value(lp, mid) == u.optimum(user, F(1, 2), 60).objective
+    assert objective_value(lp, end) == objective_value(lp, mid) == optimum(user, F(1, 2), 60).objective
 
 
 def test_more_private_t_is_not_universal():
@@ -236,7 +238,7 @@ def test_merged_outputs_are_not_universal():
 
 
 def test_randomized_response_does_not_minimize_every_loss():
-    mechs = lambda n, a: [("RR", u.rr_mechanism(n, 1 / (1 + n * a)))]  # noqa: E731
+    mechs = lambda n, a: [("RR", rr_mechanism(n, 1 / (1 + n * a)))]  # noqa: E731
     _refuted(u.geometric_minimizes_every_loss(CTX, mechanisms=mechs), "RR", "prior")
 
 
@@ -245,7 +247,7 @@ def test_wrong_alpha_in_characterization_refuted():
 
 
 def test_wrong_lemma_5_12_user_refuted():
-    ends = lambda n, g: u.BayesianUser.of([F(1, 2)] + [F(0)] * (n - 1) + [F(1, 2)], uo.gamma_user(n, g).loss)  # noqa: E731
+    ends = lambda n, g: BayesianUser.of([F(1, 2)] + [F(0)] * (n - 1) + [F(1, 2)], uo.gamma_user(n, g).loss)  # noqa: E731
     rec = uo.unique_optimum_user(CTX, loss_of=ends)
     _refuted(rec, "not the unique optimum", "prior")
     assert rec.result().evidence.value == "bounded"

@@ -22,7 +22,7 @@ def _ex22_face(ctx: Context) -> Findings:
 
 @false_variant("grs2009.thm3.1", "hypothesis", "the geometric mechanism is optimal for every nonnegative loss")
 def _thm31_nonnegative(ctx: Context) -> Findings:
-    from proofs.universality import bayesian as u
+    from proofs.universality import geometric_optimality as u
 
     return u.geometric_minimizes_every_loss(ctx, users="nonnegative")
 
@@ -241,7 +241,7 @@ def _ex22_corrected_face(ctx: Context) -> Findings:
 
 @false_variant("grs2009.thm3.1.corrected", "hypothesis", "alpha in [0, 1): x^G is optimal for every nonnegative loss")
 def _thm31_corrected_nonnegative(ctx: Context) -> Findings:
-    from proofs.universality import bayesian as u
+    from proofs.universality import geometric_optimality as u
 
     return restrict("grs2009.thm3.1.corrected", u.geometric_minimizes_every_loss(ctx, users="nonnegative"))
 

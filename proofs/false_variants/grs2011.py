@@ -181,7 +181,7 @@ def _converse_identity(ctx: Context) -> Findings:
 
 @false_variant("grs2011.lemma5.11", "hypothesis", "Lemma 5.11 for every nonnegative (not legal) loss")
 def _lemma511_nonnegative(ctx: Context) -> Findings:
-    from proofs.universality import bayesian as u
+    from proofs.universality import geometric_optimality as u
 
     return u.remap_to_t_universal(ctx, users="nonnegative")
 
@@ -211,7 +211,7 @@ def _thm32_alpha_squared(ctx: Context) -> Findings:
 
 @false_variant("grs2011.cor3.3", "hypothesis", "the geometric mechanisms are optimal for every nonnegative loss")
 def _cor33_nonnegative(ctx: Context) -> Findings:
-    from proofs.universality import bayesian as u
+    from proofs.universality import geometric_optimality as u
 
     return u.geometric_universal(ctx, users="nonnegative")
 

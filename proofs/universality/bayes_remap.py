@@ -6,7 +6,7 @@ inductions on inputs, results and outputs with SMT-decided obligations), cross-c
 
 grs2011 Lemma 5.7 (an optimal vertex exists, the proof's walk along the optimal face) is
 :mod:`proofs.universality.optimal_vertex`.  Users are samples out of a continuum (see
-:mod:`proofs.universality.bayesian`): one SAMPLED instance per (n, alpha, user), the user identified by a digest.
+:mod:`proofs.universality.scan`): one SAMPLED instance per (n, alpha, user), the user identified by a digest.
 """
 
 from __future__ import annotations
@@ -17,15 +17,8 @@ from fractions import Fraction as F
 import sympy
 import z3
 
-from proofs.universality.bayesian import (
-    Matrix,
-    _less,
-    alphas,
-    best_remap,
-    expected_loss,
-    mechanisms_with_remap_to_t,
-    same,
-)
+from proofs.universality.mechanisms import mechanisms_with_remap_to_t
+from proofs.universality.optimality import Matrix, alphas, best_remap, expected_loss, less, same
 from proofs.universality.sample_users import (
     adversarial_users,
     describe,
@@ -239,7 +232,7 @@ def worst_remap(x: Matrix, user: BayesianUser) -> tuple[object, list[int]]:
         costs = [posterior_loss(x, user, r, j) for j in range(user.n + 1)]
         worst = 0
         for j, c in enumerate(costs):
-            if _less(costs[worst], c):
+            if less(costs[worst], c):
                 worst = j
         mapping.append(worst)
     return expected_loss(user, compose(x, deterministic_remap(mapping, user.n + 1))), mapping

@@ -12,18 +12,11 @@ from collections.abc import Callable
 from fractions import Fraction as F
 
 from proofs.boundary.universality import theorem_3_2_at_boundary
-from proofs.universality.bayesian import (
-    Matrix,
-    _less,
-    alphas,
-    best_remap,
-    decide_users,
-    every_user_reach,
-    mechanisms_with_remap_to_t,
-    optimum,
-    rr_mechanism,
-)
+from proofs.universality.every_user import every_user_reach
+from proofs.universality.mechanisms import mechanisms_with_remap_to_t, rr_mechanism
+from proofs.universality.optimality import Matrix, alphas, best_remap, less, optimum
 from proofs.universality.sample_users import adversarial_users, describe, irrational_loss_user, random_users
+from proofs.universality.scan import decide_users
 from proofs.universality.unique_optimum import gamma_user
 from udpm.auditing.every_user import LEGAL, optimal_for_every_user
 from udpm.claims.instances import BOUNDED, SAMPLED
@@ -53,7 +46,7 @@ def witness_user(x: Matrix, a: F, ctx: Context) -> tuple[BayesianUser, object, o
     for user in cands:
         lam = optimum(user, a, ctx.solver_timeout).objective
         mu, _ = best_remap(x, user)
-        if _less(lam, mu):
+        if less(lam, mu):
             return user, mu, lam
     return None
 

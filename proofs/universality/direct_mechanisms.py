@@ -8,14 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from fractions import Fraction as F
 
-from proofs.universality.bayesian import (
-    Matrix,
-    alphas,
-    best_remap,
-    expected_loss,
-    geometric_lumped,
-    rr_mechanism,
-)
+from proofs.universality.mechanisms import geometric_lumped, rr_mechanism
+from proofs.universality.optimality import Matrix, alphas, best_remap, expected_loss
 from proofs.universality.postprocessing import post_processing_all_n
 from proofs.universality.sample_users import (
     adversarial_users,

@@ -8,7 +8,7 @@ user whose optimum is not unique (:func:`second_optimal_vertex` decides that by 
 LP over the optimal face), the walk starts at the midpoint of two certified
 optimal vertices -- an optimal mechanism that is NOT a vertex -- and must end at a
 point that the rank test shows to be a vertex, with the certified optimal
-objective.  Users are samples out of a continuum (:mod:`proofs.universality.bayesian`): one
+objective.  Users are samples out of a continuum (:mod:`proofs.universality.scan`): one
 SAMPLED instance per (n, alpha, user), the user identified by a digest.  The LP
 itself is :mod:`proofs.universality.user_lp`, the optimal remaps :mod:`proofs.universality.bayes_remap`.
 """
@@ -20,7 +20,7 @@ from fractions import Fraction as F
 
 import flint
 
-from proofs.universality.bayesian import Matrix, alphas, optimum
+from proofs.universality.optimality import Matrix, alphas, optimum
 from proofs.universality.sample_users import adversarial_users, describe, distinct_users, random_users, user_digest
 from udpm.claims.instances import SAMPLED
 from udpm.claims.registry import Context, Findings, checks

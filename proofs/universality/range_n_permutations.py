@@ -14,15 +14,10 @@ from fractions import Fraction as F
 
 from proofs.boundary.alpha_one import decide_alpha_one
 from proofs.boundary.universality import range_n_uniqueness_at_one, range_n_uniqueness_at_zero
-from proofs.universality.bayesian import (
-    _less,
-    alphas,
-    best_remap,
-    decide_users,
-    optimum,
-)
 from proofs.universality.characterization import decide_beaten, non_universal_mechanisms, remap_exists
+from proofs.universality.optimality import alphas, best_remap, less, optimum
 from proofs.universality.sample_users import adversarial_users, describe, random_users
+from proofs.universality.scan import decide_users
 from proofs.universality.unique_optimum import gamma_user, t_is_unique
 from udpm.claims.instances import BOUNDED, SAMPLED
 from udpm.claims.registry import Context, Findings, checks
@@ -72,7 +67,7 @@ def range_n_scan(ctx: Context, claim: str, witness_gamma: F, claimed: Callable[[
                     else:
                         for dd in others:
                             mu, _ = best_remap(compose(t, deterministic_remap(list(dd), n + 1)), user)
-                            if not _less(lam.objective, mu):
+                            if not less(lam.objective, mu):
                                 d.inconclusive(f"n={n}, alpha={a}: T·{list(dd)} is not beaten by the witness user")
                                 break
             mine = [(f"T·{list(dd)}", compose(t, deterministic_remap(list(dd), n + 1))) for dd in ds if claimed(dd)]

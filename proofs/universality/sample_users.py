@@ -1,7 +1,7 @@
 """Users drawn as samples (grs2011 Section 2.2): boundary cases, random legal users and finite grids.
 
 Each is one exact (prior, loss); a sampled instance is identified by :func:`user_digest`.  The claims in
-the modules of :mod:`proofs.universality` (bayesian, user_lp, bayes_remap, direct_mechanisms, unique_optimum,
+the modules of :mod:`proofs.universality` (scan, user_lp, bayes_remap, direct_mechanisms, unique_optimum,
 characterization, range_n_permutations) decide them as cross-checks of the every-user decisions
 (:mod:`udpm.auditing.every_user`).
 """

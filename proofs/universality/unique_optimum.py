@@ -12,13 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from fractions import Fraction as F
 
-from proofs.universality.bayesian import (
-    Matrix,
-    alphas,
-    expected_loss,
-    flat,
-    optimum,
-)
+from proofs.universality.optimality import Matrix, alphas, expected_loss, flat, optimum
 from proofs.universality.sample_users import describe
 from udpm.claims.instances import BOUNDED, SAMPLED
 from udpm.claims.registry import Context, Findings, checks

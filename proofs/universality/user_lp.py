@@ -3,7 +3,7 @@ alpha-DP stochastic matrices -- decided for EVERY matrix at one (n, alpha) by ce
 directions -- and, per sampled user, its objective is the expected loss (2) and its certified optimum is a direct
 mechanism.
 
-Users are samples out of a continuum (see :mod:`proofs.universality.bayesian`): one SAMPLED instance per
+Users are samples out of a continuum (see :mod:`proofs.universality.scan`): one SAMPLED instance per
 (n, alpha, user), the user identified by a digest.
 """
 
@@ -12,15 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from fractions import Fraction as F
 
-from proofs.universality.bayesian import (
-    Matrix,
-    alphas,
-    best_remap,
-    expected_loss,
-    flat,
-    rr_mechanism,
-    same,
-)
+from proofs.universality.mechanisms import rr_mechanism
+from proofs.universality.optimality import Matrix, alphas, best_remap, expected_loss, flat, same
 from proofs.universality.sample_users import (
     adversarial_users,
     describe,

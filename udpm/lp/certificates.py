@@ -105,7 +105,7 @@ def export_certificates(results_by_id: dict, directory: Path) -> list[Path]:
     """Write ``<claim id>.cert.json`` for each result whose ``certificate`` holds LP certificates.
 
     ``Result.certificate`` is ``{"summary": {...}, "lps": [certificate, ...]}`` (see
-    proofs/universality/bayesian.py).  Files are written atomically; names are deterministic.
+    proofs/universality/scan.py).  Files are written atomically; names are deterministic.
     """
     # harness side only: the checker below needs the standard library alone
     from udpm.internal.files import atomic_write
