@@ -1,22 +1,24 @@
-"""gs2010 Lemmas 1-3 and Theorem 2 at the printed boundary alpha in {0, 1} (proofs.boundary.geometric): Lemma 1 and
+"""gs2010 Lemmas 1-3 and Theorem 2 at the printed boundary alpha in {0, 1} (proofs.boundary.derivation): Lemma 1 and
 Lemma 2 fail at alpha = 1 with exact witnesses, Theorem 2 and Lemma 3 hold; false variants are refuted."""
 
 from __future__ import annotations
 
 from fractions import Fraction as F
 
+from proofs.boundary.derivation import (
+    every_consumer_at_boundary,
+    lemma1_at_boundary,
+    lemma2_at_boundary,
+    lemma3_at_boundary,
+    theorem2_at_boundary,
+)
 from proofs.boundary.geometric import (
     definition4,
     definition4_at_zero,
     end_mechanisms_private,
-    every_consumer_at_boundary,
     in_band,
-    lemma1_at_boundary,
-    lemma2_at_boundary,
-    lemma3_at_boundary,
     point_mass_pmf_at_zero,
     post_processing_at_zero,
-    theorem2_at_boundary,
     zero_geometric,
 )
 from proofs.derivation.column_replacement import lemma2_functional

@@ -14,7 +14,8 @@ from fractions import Fraction
 import flint
 import sympy as sp
 
-from proofs.boundary.geometric import BOUNDARY, GS2010_RANGE, lemma2_at_boundary
+from proofs.boundary.derivation import lemma2_at_boundary
+from proofs.boundary.geometric import BOUNDARY, GS2010_RANGE
 from proofs.derivation.lemma1 import SEARCH_M, M, det_gprime_solved
 from proofs.derivation.matrices import (
     KINDS,

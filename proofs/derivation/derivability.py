@@ -21,7 +21,8 @@ from fractions import Fraction
 import sympy as sp
 import z3
 
-from proofs.boundary.geometric import GS2010_RANGE, lemma3_at_boundary, theorem2_at_boundary
+from proofs.boundary.derivation import lemma3_at_boundary, theorem2_at_boundary
+from proofs.boundary.geometric import GS2010_RANGE
 from udpm.claims.instances import ALL_N, BOUNDED
 from udpm.claims.registry import Context, Findings, checks
 from udpm.core import linalg

@@ -19,7 +19,8 @@ from fractions import Fraction
 import flint
 import sympy as sp
 
-from proofs.boundary.geometric import BOUNDARY, GS2010_RANGE, lemma1_at_boundary
+from proofs.boundary.derivation import lemma1_at_boundary
+from proofs.boundary.geometric import BOUNDARY, GS2010_RANGE
 from proofs.derivation.matrices import (
     OMA2,
     ONE,

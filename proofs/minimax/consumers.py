@@ -17,7 +17,8 @@ import random
 from collections.abc import Callable
 from fractions import Fraction
 
-from proofs.boundary.geometric import GS2010_RANGE, every_consumer_at_boundary
+from proofs.boundary.derivation import every_consumer_at_boundary
+from proofs.boundary.geometric import GS2010_RANGE
 from proofs.databases.averaging import (
     FULL_SPACES,
     SPACES,
