@@ -27,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from proofs.signatures import encoding as enc
 from proofs.signatures import lemmas as sl
 from proofs.signatures import vertex_remaps as vr
+from proofs.signatures.remapped_column import ALPHAS
 from udpm.core.signatures import remap_from_signature
 from udpm.errors import SolverTimeout
 
@@ -58,7 +59,7 @@ def main() -> None:
     p.add_argument("--max-n", type=int, default=8)
     p.add_argument("--budget", type=float, default=150.0, help="seconds per alpha")
     p.add_argument("--solver-timeout", type=float, default=120.0)
-    p.add_argument("--alphas", nargs="*", default=[str(a) for a in vr.ALPHAS])
+    p.add_argument("--alphas", nargs="*", default=[str(a) for a in ALPHAS])
     args = p.parse_args()
     out = {}
     for text in args.alphas:

@@ -1,5 +1,5 @@
-"""proofs/signatures/optimal_mechanisms.py, vertex_remaps.py (with signatures_encoding.py, signature_lemmas.py,
-mechanism_vertices.py), binding_sets.py:
+"""proofs/signatures/optimal_mechanisms.py, vertex_remaps.py, remapped_column.py (with signatures_encoding.py,
+signature_lemmas.py, mechanism_vertices.py), binding_sets.py:
 each lemma holds on its grid, and each false variant is refuted with a counterexample.
 
 grs2009's Section 5 lemmas hold on their grids under the proofs' hypotheses: the claims ``<id>.strict``.  The
@@ -19,6 +19,7 @@ from proofs.signatures import binding_sets
 from proofs.signatures import encoding as enc
 from proofs.signatures import lemmas as sl
 from proofs.signatures import optimal_mechanisms as s
+from proofs.signatures import remapped_column as rc
 from proofs.signatures import vertex_remaps as vr
 from proofs.signatures import vertices as mv
 from udpm.claims.evidence import grid_text
@@ -72,7 +73,7 @@ def test_quick_grids_of_the_vertex_lemmas_are_their_plan():
 
 def test_lemma_5_4_and_5_10_are_all_n():
     assert binding_sets.lemma_5_4(CTX).status is Status.PROVED
-    rec = vr.grs2009_lemma_5_10(CTX)
+    rec = rc.grs2009_lemma_5_10(CTX)
     assert rec.status is Status.PROVED
     assert [d.instance.n for d in rec.decided()][:6] == [None] * 6
 
@@ -189,16 +190,16 @@ def test_flipped_column_pattern_of_grs2009_lemma_5_10_is_refuted():
     def flipped(n, lo, hi):
         return [DOWN if i < lo else (SLACK if i < hi else UP) for i in range(n)]
 
-    assert_refuted(vr.grs2009_lemma_5_10(CTX, stated=flipped), "stated")
+    assert_refuted(rc.grs2009_lemma_5_10(CTX, stated=flipped), "stated")
 
 
 def test_grs2009_lemma_5_10_symbolic_cases_are_not_vacuous():
     """A wrong ratio (alpha instead of 1/alpha in the up rows) is not simplified to an identity."""
-    i = vr._a - 1 - vr._s
-    b = vr.sp.Symbol("b", integer=True, nonnegative=True)
-    wrong = vr._column_sum(i + 1, vr._a, b, True) - vr.al * vr._column_sum(i, vr._a, b, True)
-    assert vr.sp.simplify(wrong) != 0
-    assert all(vr.grs2009_lemma510_cases().values())
+    i = rc._a - 1 - rc._s
+    b = rc.sp.Symbol("b", integer=True, nonnegative=True)
+    wrong = rc._column_sum(i + 1, rc._a, b, True) - rc.al * rc._column_sum(i, rc._a, b, True)
+    assert rc.sp.simplify(wrong) != 0
+    assert all(rc.grs2009_lemma510_cases().values())
 
 
 def test_figure_3_signature_has_the_structure():
@@ -248,5 +249,5 @@ def test_vertex_rank_check_and_purify():
 
 
 def test_every_check_takes_findings_parameters():
-    for fn in (s.lemma_5_8, vr.lemma_5_10, vr.grs2009_lemma_5_10):
+    for fn in (s.lemma_5_8, vr.lemma_5_10, rc.grs2009_lemma_5_10):
         assert "ctx" in inspect.signature(fn).parameters

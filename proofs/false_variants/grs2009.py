@@ -81,13 +81,13 @@ def _lemma59_full_support(ctx: Context) -> Findings:
 
 @false_variant("grs2009.lemma5.10", "boundary", "the column has S in rows a..b (not a..b-1), down below b")
 def _lemma510_s_through_b(ctx: Context) -> Findings:
-    from proofs.signatures import vertex_remaps as vr
+    from proofs.signatures import remapped_column as rc
     from udpm.core.signatures import DOWN, SLACK, UP
 
     def stated(n, lo, hi):
         return [UP if i < lo else (SLACK if i <= hi else DOWN) for i in range(n)]
 
-    return vr.grs2009_lemma_5_10(ctx, stated=stated)
+    return rc.grs2009_lemma_5_10(ctx, stated=stated)
 
 
 @false_variant("grs2009.lemma5.11", "object", "i+S_(i-1)..i+S_i go to the i-th non-Z column from the right")

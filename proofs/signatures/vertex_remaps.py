@@ -1,4 +1,4 @@
-"""Optimal vertices are remaps of T (grs2011 Section 5.5, Lemma 5.10; grs2009 Section 5, Lemmas 5.10 and 5.11).
+"""Optimal vertices are remaps of T (grs2011 Section 5.5, Lemma 5.10; grs2009 Section 5, Lemma 5.11).
 
 * grs2011 Lemma 5.10, grs2009 Lemma 5.11: every signature that an optimal vertex
   can have (by grs2011 Lemma 5.9's (P1)-(P3), resp. grs2009 Lemma 5.9's column
@@ -12,11 +12,9 @@
   grs2009.lemma5.11.strict), and footnote 3's certified optimal vertex the
   rest: no remap of G, deterministic (all of them) or randomized (z3 over the
   stochastic Y), has its constraint matrix, so the printed lemma is refuted.
-* grs2009 Lemma 5.10: the column of the output receiving exactly a..b of G = T
-  is up, S, down by rows: all n by sympy summation per row case, plus the exact
-  column of every interval remap of T (bounded).
 
-The signature lemmas these rest on are proofs/signatures/optimal_mechanisms.py.
+The signature lemmas these rest on are proofs/signatures/optimal_mechanisms.py; grs2009 Lemma 5.10 (the column
+of an interval remap of G) is proofs/signatures/remapped_column.py.
 """
 
 from __future__ import annotations
@@ -25,21 +23,19 @@ import itertools
 from collections.abc import Callable
 from fractions import Fraction
 
-import sympy as sp
 import z3
 
 from proofs.assertions.footnotes import decide_fn3_witness, fn3_witness
 from proofs.signatures.bounded_claims import (
     GRS2009_NOTE,
     GRS2009_STRICT_NOTE,
-    SYMBOLIC_ALPHA,
     _plan_pairs,
     region_of,
     vertex_plan,
 )
 from proofs.signatures.lemmas import PROPERTIES
 from proofs.signatures.vertices import is_vertex
-from udpm.claims.instances import ALL_N, BOUNDED
+from udpm.claims.instances import BOUNDED
 from udpm.claims.registry import Context, Findings, checks
 from udpm.core import linalg
 from udpm.core.mechanisms import truncated_geometric
@@ -47,12 +43,6 @@ from udpm.core.remaps import compose, deterministic_remap
 from udpm.core.signatures import DOWN, SLACK, UP, ZERO, Signature, remap_from_signature, render, signature
 from udpm.errors import HarnessError, InvalidInput
 from udpm.smt.solvers import decide, model_value
-
-F = Fraction
-ALPHAS = (F(1, 2), F(1, 3), F(2, 3), F(1, 10), F(9, 10))
-
-
-# --- grs2011 Lemma 5.10, grs2009 Lemmas 5.10 and 5.11: the remap of T ---------------------------
 
 
 def interval_signatures(n: int):
@@ -330,105 +320,3 @@ def _grs2009_lemma_5_11(cid: str, ctx: Context, remap, plan: dict | None) -> Fin
         plan,
         region=region_of(cid),
     )
-
-
-# --- grs2009 Lemma 5.10: the column of a remap of G, for all n ------------------------------------
-
-al = sp.Symbol("alpha", positive=True)
-_j = sp.Symbol("j", integer=True)
-_s, _t, _a = (sp.Symbol(v, integer=True, nonnegative=True) for v in "sta")
-_k = sp.Function("k", positive=True)  # column j of G is k_j alpha^|i-j| (grs2011 Example 2.2)
-
-
-def _column_sum(row, lo, hi, above: bool):
-    """w_row = sum_{j=lo..hi} k_j alpha^|row-j|, with |row-j| resolved: j >= row if ``above``, else j <= row."""
-    return sp.Sum(_k(_j) * al ** ((_j - row) if above else (row - _j)), (_j, lo, hi))
-
-
-def grs2009_lemma510_cases() -> dict[str, bool]:
-    """The column l of the remap a..b -> l of G is w_i = sum_{j=a..b} g_ij, g_ij = k_j alpha^|i-j|, k_j > 0.
-
-    Per case of the row i (offsets s, t >= 0 symbolic, so every n, a, b, i is one of them), sympy reduces:
-    * up, i = a-1-s < a (every j > i): w_(i+1) - w_i/alpha = 0;
-    * down, i = b+s >= b (every j <= i): w_(i+1) - alpha w_i = 0;
-    * S, a <= i = a+s < b = i+1+t: with L = sum_{j=a..i} (j <= i) and R = sum_{j=i+1..b} (j > i),
-      w_(i+1) - alpha w_i - R (1/alpha - alpha) = 0 and w_i/alpha - w_(i+1) - L (1/alpha - alpha) = 0, where
-      L and R are non-empty sums of positive terms (so alpha w_i < w_(i+1) < w_i/alpha as 0 < alpha < 1).
-    Returns each identity and positivity fact with sympy's verdict."""
-    b = sp.Symbol("b", integer=True, nonnegative=True)
-    out: dict[str, bool] = {}
-    i = _a - 1 - _s
-    up = _column_sum(i + 1, _a, b, True) - _column_sum(i, _a, b, True) / al
-    out["up rows i < a: w_(i+1) = w_i/alpha"] = sp.simplify(up) == 0
-    i = b + _s
-    down = _column_sum(i + 1, _a, b, False) - al * _column_sum(i, _a, b, False)
-    out["down rows i >= b: w_(i+1) = alpha w_i"] = sp.simplify(down) == 0
-    i = _a + _s
-    hi = i + 1 + _t
-    left_i, right_i = _column_sum(i, _a, i, False), _column_sum(i, i + 1, hi, True)
-    left_next, right_next = _column_sum(i + 1, _a, i, False), _column_sum(i + 1, i + 1, hi, True)
-    w_i, w_next = left_i + right_i, left_next + right_next
-    gap = 1 / al - al
-    out["S rows: w_(i+1) - alpha w_i = R (1/alpha - alpha)"] = sp.simplify(w_next - al * w_i - gap * right_i) == 0
-    out["S rows: w_i/alpha - w_(i+1) = L (1/alpha - alpha)"] = sp.simplify(w_i / al - w_next - gap * left_i) == 0
-    for name, part in (("L", left_i), ("R", right_i)):
-        term, (_, lo, top) = part.function, part.limits[0]
-        out[f"S rows: {name} has a term and every term is positive"] = bool(
-            sp.simplify(top - lo) in (_s, _t) and term.is_positive
-        )
-    return out
-
-
-def grs2009_lemma510_column(n: int, lo: int, hi: int) -> list[str]:
-    """grs2009 Lemma 5.10's stated column: up in rows 0..lo-1, S in lo..hi-1, down in the remaining rows."""
-    return [UP if i < lo else (SLACK if i < hi else DOWN) for i in range(n)]
-
-
-@checks("grs2009.lemma5.10")
-def grs2009_lemma_5_10(
-    ctx: Context, stated: Callable[[int, int, int], list[str]] = grs2009_lemma510_column
-) -> Findings:
-    """grs2009 Lemma 5.10: the output l receiving exactly a..b of G = T has constraint-matrix column up in rows
-    0..a-1, S in rows a..b-1 and down below, for all n and alpha in (0, 1).
-
-    All n: the column sums of the remap, per row case, computed by sympy (grs2009_lemma510_cases); it uses
-    only that column j of T is k_j alpha^|i-j| with k_j > 0 (grs2011 Example 2.2, declared depends_on).  The
-    stated pattern is the one the three cases produce only if ``stated`` agrees with the exact column for every
-    n <= N, interval and alpha (one bounded instance per (n, alpha))."""
-    rec = Findings("grs2009.lemma5.10")
-    cases = grs2009_lemma510_cases()
-    for k, (name, ok) in enumerate(cases.items()):
-        rec.decide(
-            ok or None,
-            n=None,
-            alpha=SYMBOLIC_ALPHA,
-            kind=ALL_N,
-            method="sympy summation of the remapped column of G, per row case",
-            covers="every n, every interval a..b, every row",
-            part=k,
-        )
-        rec.value(**{name: "sympy: identity" if ok else "sympy: not shown"})
-    top = 6 if ctx.quick else 9
-    for n in range(1, top + 1):
-        for a in ALPHAS:
-            with rec.deciding(
-                n=n, alpha=a, kind=BOUNDED, method="exact column of every interval remap of T", covers="every a..b"
-            ) as d:
-                t = truncated_geometric(n, a)
-                for lo in range(n + 1):
-                    for hi in range(lo, n + 1):
-                        w = [sum(t[i][lo : hi + 1], F(0)) for i in range(n + 1)]
-                        col = [signature([[v] for v in w], a)[i][0] for i in range(n)]
-                        if col != stated(n, lo, hi):
-                            d.counterexample(
-                                f"n={n}, alpha={a}, a..b={lo}..{hi}: column {''.join(col)}, "
-                                f"stated {''.join(stated(n, lo, hi))}"
-                            )
-                            break
-                    if d.witness:
-                        break
-    rec.note(
-        "all-n: the three row cases computed by sympy on the column sums (symbolic offsets), plus the exact "
-        "column of every interval remap of T as a bounded cross-check of the stated pattern"
-    )
-    return rec
