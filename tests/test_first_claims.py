@@ -9,7 +9,8 @@ import sympy as sp
 
 from experiments import grs2011 as ex_grs2011
 from experiments import gs2010 as ex_gs2010
-from proofs.geometric import mechanism as g
+from proofs.geometric import case_split as cs
+from proofs.geometric import range_restricted, truncated, two_sided
 from udpm.claims.registry import Context, Status, restrict
 from udpm.core.mechanisms import truncated_geometric
 from udpm.core.remaps import compose, deterministic_remap
@@ -20,12 +21,12 @@ CTX = Context()
 @pytest.mark.parametrize(
     "check, status",
     [
-        (g.geometric_is_private, Status.PROVED),
+        (two_sided.geometric_is_private, Status.PROVED),
         # refuted at alpha = 1, a closed end of the printed [0, 1]; their corrected claims are checked below
-        (g.geometric_is_distribution_and_private, Status.REFUTED),
-        (g.truncated_geometric_example, Status.REFUTED),
-        (g.range_restricted_equivalent_to_geometric, Status.REFUTED),
-        (g.zlcn_range_restricted_is_truncated, Status.REFUTED),  # at n = 0 (the corrected claim: below)
+        (two_sided.geometric_is_distribution_and_private, Status.REFUTED),
+        (truncated.truncated_geometric_example, Status.REFUTED),
+        (range_restricted.range_restricted_equivalent_to_geometric, Status.REFUTED),
+        (range_restricted.zlcn_range_restricted_is_truncated, Status.REFUTED),  # at n = 0 (the corrected claim: below)
         (ex_grs2011.figure_1a, Status.REPRODUCED),
         (ex_grs2011.figure_1b, Status.REPRODUCED),
         (ex_grs2011.figure_4, Status.REPRODUCED),
@@ -52,20 +53,20 @@ def test_the_statements_over_zero_to_one_half_open_hold(claim, status):
 
 
 def test_wrong_exponent_in_geometric_pmf_is_refuted():
-    res = g.geometric_is_private(CTX, pmf=lambda d: (1 - g.a) / (1 + g.a) * g.a ** (2 * sp.Abs(d)))
+    res = two_sided.geometric_is_private(CTX, pmf=lambda d: (1 - cs.a) / (1 + cs.a) * cs.a ** (2 * sp.Abs(d)))
     assert res.status is Status.REFUTED and "alpha=" in res.counterexample
 
 
 def test_unnormalised_geometric_pmf_is_refuted():
-    res = g.geometric_is_distribution_and_private(CTX, pmf=lambda d: (1 - g.a) * g.a ** sp.Abs(d))
+    res = two_sided.geometric_is_distribution_and_private(CTX, pmf=lambda d: (1 - cs.a) * cs.a ** sp.Abs(d))
     assert res.status is Status.REFUTED and "sum over Z" in res.counterexample
 
 
 def test_wrong_stated_boundary_probability_is_refuted():
     def stated(i, j, n):
-        return g.a ** (i + 1) / (1 + g.a) if j == "first" else g.stated_truncated(i, j, n)
+        return cs.a ** (i + 1) / (1 + cs.a) if j == "first" else truncated.stated_truncated(i, j, n)
 
-    res = g.truncated_geometric_example(CTX, stated=stated)
+    res = truncated.truncated_geometric_example(CTX, stated=stated)
     assert res.status is Status.REFUTED and "Pr[Delta <= -i]" in res.counterexample
 
 
@@ -77,7 +78,7 @@ def buggy_truncated(n, a):
 
 
 def test_injected_bug_in_truncated_geometric_is_caught_by_the_proof():
-    res = g.truncated_geometric_example(CTX, mechanism=buggy_truncated)
+    res = truncated.truncated_geometric_example(CTX, mechanism=buggy_truncated)
     assert res.status is Status.REFUTED and "n=3" in res.counterexample and "T[2][1]" in res.counterexample
 
 
@@ -89,22 +90,22 @@ def test_injected_bug_in_truncated_geometric_breaks_figure_1b():
 
 
 def test_wrong_spreading_remap_is_refuted():
-    res = g.range_restricted_equivalent_to_geometric(CTX, weight=lambda r: (1 - g.a**2) * g.a**r)
+    res = range_restricted.range_restricted_equivalent_to_geometric(CTX, weight=lambda r: (1 - cs.a**2) * cs.a**r)
     assert res.status is Status.REFUTED
 
 
 def test_wrong_zlcn_formula_is_refuted():
     def formula(n, al):
-        m = g.zlcn2013_formula6(n, al)
+        m = range_restricted.zlcn2013_formula6(n, al)
         m[0][0] += Fraction(1, 1000)
         return m
 
-    res = restrict("zlcn2013.def6.corrected", g.zlcn_range_restricted_is_truncated(CTX, formula=formula))
+    res = restrict("zlcn2013.def6.corrected", range_restricted.zlcn_range_restricted_is_truncated(CTX, formula=formula))
     assert res.status is Status.REFUTED and "[0][0]" in res.counterexample
 
 
 def test_definition_6_holds_from_one_row_on_and_fails_at_zero_rows():
-    printed = g.zlcn_range_restricted_is_truncated(CTX)
+    printed = range_restricted.zlcn_range_restricted_is_truncated(CTX)
     assert printed.status is Status.REFUTED and "at n = 0, (6) gives Pr[Z(0) = 0] = 2/3" in printed.counterexample
     assert restrict("zlcn2013.def6.corrected", printed).status is Status.PROVED
 

@@ -26,7 +26,7 @@ from proofs.countrange.recurrences import EQ2
 from proofs.derivation import column_replacement as cr
 from proofs.derivation import lemma1 as d
 from proofs.derivation.table2 import table2
-from proofs.geometric.mechanism import zlcn2013_formula6
+from proofs.geometric.range_restricted import zlcn2013_formula6
 from udpm.claims.findings import Findings
 from udpm.claims.instances import ALL_N, BOUNDED, Outcome
 from udpm.claims.registry import Context, Status, restrict

@@ -13,7 +13,7 @@ from proofs.assertions.grs2009.privacy_definition import (
     remap_preserves_privacy,
 )
 from proofs.assertions.grs2009.user_lp import constraint_matrix_well_defined, footnote_4, user_specific_lp
-from proofs.geometric.mechanism import a as ALPHA
+from proofs.geometric.case_split import a as ALPHA
 from udpm.claims.registry import Context, Status
 from udpm.core.mechanisms import truncated_geometric
 

@@ -14,7 +14,7 @@ from proofs.countrange.alpha import zlcn_label
 from proofs.countrange.closed_forms import closed_forms
 from proofs.countrange.legal_lp import ALPHAS_Z, F, fmt, theta_pairs, theta_text
 from proofs.countrange.worst_ratio import worst_ratio
-from proofs.geometric.mechanism import zlcn2013_formula6
+from proofs.geometric.range_restricted import zlcn2013_formula6
 from udpm.claims.instances import BOUNDED
 from udpm.claims.registry import Context, Findings, checks
 from udpm.lp.certificates import certificate_of

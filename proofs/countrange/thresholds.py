@@ -31,7 +31,7 @@ import sympy as sp
 
 from proofs.countrange.rational_alpha import ALPHA, GRID, ONE, ZERO, P, R, Undecided, X, a_sym, nonneg_on_unit
 from proofs.countrange.recurrences import EQ2, EQ3, SYMBOLIC, Piece, Recurrence, _val, pieces, relation_to_eq2
-from proofs.geometric.mechanism import zlcn2013_formula6
+from proofs.geometric.range_restricted import zlcn2013_formula6
 from udpm.claims.instances import ALL_N, BOUNDED, SAMPLED
 from udpm.claims.registry import Context, Findings, checks
 from udpm.core import linalg

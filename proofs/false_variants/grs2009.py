@@ -157,7 +157,7 @@ def _thm63_big_eps(ctx: Context) -> Findings:
 @false_variant("grs2009.ex2.1", "constant", "Pr[Z = z] = (1-alpha)/(2+alpha) alpha^|z|, alpha in (0, 1), is a pmf")
 def _ex21_constant(ctx: Context) -> Findings:
     from proofs.assertions.grs2009 import privacy_definition as ga
-    from proofs.geometric.mechanism import a
+    from proofs.geometric.case_split import a
 
     return ga.example_2_1(ctx, pmf=lambda d: (1 - a) / (2 + a) * a ** sp.Abs(d), alpha_range="(0, 1)")
 
@@ -265,7 +265,7 @@ def _thm61_corrected_every_remap(ctx: Context) -> Findings:
 @false_variant("grs2009.ex2.1.corrected", "constant", "alpha in [0, 1): (1-alpha)/(2+alpha) alpha^|z| is a pmf")
 def _ex21_corrected_constant(ctx: Context) -> Findings:
     from proofs.assertions.grs2009 import privacy_definition as ga
-    from proofs.geometric.mechanism import a
+    from proofs.geometric.case_split import a
 
     return restrict("grs2009.ex2.1.corrected", ga.example_2_1(ctx, pmf=lambda d: (1 - a) / (2 + a) * a ** sp.Abs(d)))
 

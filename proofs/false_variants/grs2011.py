@@ -36,27 +36,30 @@ HALF = F(1, 2)
 
 @false_variant("grs2011.ex2.1", "exponent", "Pr[Delta = delta] proportional to alpha^(2|delta|) is alpha-DP")
 def _ex21_exponent(ctx: Context) -> Findings:
-    from proofs.geometric import mechanism as g
+    from proofs.geometric import two_sided as g
+    from proofs.geometric.case_split import a
 
-    return g.geometric_is_private(ctx, pmf=lambda d: (1 - g.a) / (1 + g.a) * g.a ** (2 * sp.Abs(d)))
+    return g.geometric_is_private(ctx, pmf=lambda d: (1 - a) / (1 + a) * a ** (2 * sp.Abs(d)))
 
 
 @false_variant("grs2011.ex2.2", "exponent", "Pr[output 0 | result i] = alpha^(i+1)/(1+alpha) (exponent i+1, not i)")
 def _ex22_exponent(ctx: Context) -> Findings:
-    from proofs.geometric import mechanism as g
+    from proofs.geometric import truncated as g
+    from proofs.geometric.case_split import a
 
     def stated(i, j, n):
-        return g.a ** (i + 1) / (1 + g.a) if j == "first" else g.stated_truncated(i, j, n)
+        return a ** (i + 1) / (1 + a) if j == "first" else g.stated_truncated(i, j, n)
 
     return g.truncated_geometric_example(ctx, stated=stated)
 
 
 @false_variant("grs2011.ex2.2.corrected", "exponent", "for alpha in [0, 1): Pr[output 0 | i] = alpha^(i+1)/(1+alpha)")
 def _ex22_corrected_exponent(ctx: Context) -> Findings:
-    from proofs.geometric import mechanism as g
+    from proofs.geometric import truncated as g
+    from proofs.geometric.case_split import a
 
     def stated(i, j, n):
-        return g.a ** (i + 1) / (1 + g.a) if j == "first" else g.stated_truncated(i, j, n)
+        return a ** (i + 1) / (1 + a) if j == "first" else g.stated_truncated(i, j, n)
 
     return restrict("grs2011.ex2.2.corrected", g.truncated_geometric_example(ctx, stated=stated))
 

@@ -19,16 +19,18 @@ from udpm.claims.variants import false_variant
 
 @false_variant("gs2010.def1", "constant", "Pr[Z = z] = (1-alpha) alpha^|z| (the factor 1/(1+alpha) dropped)")
 def _def1_unnormalised(ctx: Context) -> Findings:
-    from proofs.geometric import mechanism as g
+    from proofs.geometric import two_sided as g
+    from proofs.geometric.case_split import a
 
-    return g.geometric_is_distribution_and_private(ctx, pmf=lambda d: (1 - g.a) * g.a ** sp.Abs(d))
+    return g.geometric_is_distribution_and_private(ctx, pmf=lambda d: (1 - a) * a ** sp.Abs(d))
 
 
 @false_variant("gs2010.def1.corrected", "constant", "for alpha in [0, 1): Pr[Z = z] = (1-alpha) alpha^|z|")
 def _def1_corrected_unnormalised(ctx: Context) -> Findings:
-    from proofs.geometric import mechanism as g
+    from proofs.geometric import two_sided as g
+    from proofs.geometric.case_split import a
 
-    found = g.geometric_is_distribution_and_private(ctx, pmf=lambda d: (1 - g.a) * g.a ** sp.Abs(d))
+    found = g.geometric_is_distribution_and_private(ctx, pmf=lambda d: (1 - a) * a ** sp.Abs(d))
     return restrict("gs2010.def1.corrected", found)
 
 
@@ -46,16 +48,18 @@ def _fig1_skewed(ctx: Context) -> Findings:
 
 @false_variant("gs2010.def4", "constant", "the geometric mechanism is G remapped with weights (1-alpha^2) alpha^r")
 def _def4_weight(ctx: Context) -> Findings:
-    from proofs.geometric import mechanism as g
+    from proofs.geometric import range_restricted as g
+    from proofs.geometric.case_split import a
 
-    return g.range_restricted_equivalent_to_geometric(ctx, weight=lambda r: (1 - g.a**2) * g.a**r)
+    return g.range_restricted_equivalent_to_geometric(ctx, weight=lambda r: (1 - a**2) * a**r)
 
 
 @false_variant("gs2010.def4.corrected", "constant", "for alpha in [0, 1): the spreading weights (1-alpha^2) alpha^r")
 def _def4_corrected_weight(ctx: Context) -> Findings:
-    from proofs.geometric import mechanism as g
+    from proofs.geometric import range_restricted as g
+    from proofs.geometric.case_split import a
 
-    found = g.range_restricted_equivalent_to_geometric(ctx, weight=lambda r: (1 - g.a**2) * g.a**r)
+    found = g.range_restricted_equivalent_to_geometric(ctx, weight=lambda r: (1 - a**2) * a**r)
     return restrict("gs2010.def4.corrected", found)
 
 

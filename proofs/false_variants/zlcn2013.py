@@ -49,7 +49,7 @@ def _thm5_swap(ctx: Context) -> Findings:
 
 @false_variant("zlcn2013.def6", "constant", "formula (6) with entry [0][0] larger by 1/1000")
 def _def6_perturbed(ctx: Context) -> Findings:
-    from proofs.geometric import mechanism as g
+    from proofs.geometric import range_restricted as g
 
     def formula(n, al):
         m = g.zlcn2013_formula6(n, al)

@@ -21,8 +21,8 @@ import z3
 
 from proofs.assertions.grs2009.common import ONE, SYMBOLIC_ALPHA, witnessed
 from proofs.boundary.geometric import point_mass_pmf_at_zero
-from proofs.geometric.mechanism import a as ALPHA_SYM
-from proofs.geometric.mechanism import geometric_pmf, prove_sums_to_one, prove_translation_invariant_dp
+from proofs.geometric.case_split import a as ALPHA_SYM
+from proofs.geometric.case_split import geometric_pmf, prove_sums_to_one, prove_translation_invariant_dp
 from udpm.claims.instances import ALL_N, BOUNDED
 from udpm.claims.registry import Context, Findings, checks
 from udpm.claims.statements import AlphaRange
@@ -37,7 +37,7 @@ def example_2_1(
 ) -> Findings:
     """grs2009 Example 2.1 for the printed alpha in [0, 1] (Section 2.1): Pr[Z = z] = (1-a)/(1+a) a^|z| is a
     distribution over Z and adding it is alpha-DP.  alpha in (0, 1): sympy identities for every z (the sum over Z
-    and the ratio of adjacent points, proofs.geometric.mechanism).  alpha = 0: the pmf with 0^0 = 1 is the point mass
+    and the ratio of adjacent points, proofs.geometric.case_split).  alpha = 0: the pmf with 0^0 = 1 is the point mass
     at 0
     (the identity), 0-DP.  alpha = 1, a closed end of the printed range: the pmf is 0 at every z, so it sums to 0
     and defines no mechanism."""

@@ -10,7 +10,7 @@ from fractions import Fraction
 
 from proofs.countrange.alpha import zlcn_label
 from proofs.countrange.legal_lp import fmt
-from proofs.geometric.mechanism import zlcn2013_formula6
+from proofs.geometric.range_restricted import zlcn2013_formula6
 from udpm.claims.instances import BOUNDED
 from udpm.claims.registry import Context, Findings, checks
 
