@@ -12,6 +12,7 @@ import sympy as sp
 import z3
 
 from proofs.databases import averaging as avg
+from proofs.databases import worst_extension as we
 from udpm.claims.evidence import Status, grid_text
 from udpm.claims.instances import ALL_N, BOUNDED, SAMPLED, Outcome
 from udpm.claims.registry import Context, Findings
@@ -25,7 +26,7 @@ F = Fraction
 N, I_, K, M = udb.N_, udb.I_, udb.K_, udb.M_
 
 
-@pytest.fixture(scope="module", params=[avg.prop_6_1, avg.prop_6_2], ids=["grs2011.prop6.1", "grs2009.prop6.2"])
+@pytest.fixture(scope="module", params=[we.prop_6_1, we.prop_6_2], ids=["grs2011.prop6.1", "grs2009.prop6.2"])
 def averaging(request):
     return request.param, request.param(CTX)
 
@@ -40,14 +41,14 @@ def test_averaging_proved_for_every_n_with_bounded_and_sampled_cross_checks(aver
     }
     # bounded: the formulas against enumeration per space, and Farkas per (space, alpha)
     bounded = rec.decided(BOUNDED)
-    assert len(bounded) == len(avg.SPACES) * (1 + len(avg.ALPHAS))
+    assert len(bounded) == len(avg.SPACES) * (1 + len(we.ALPHAS))
     assert grid_text(res.grid[str(SAMPLED)]) == "alpha=1/4, 1/2, 2/3: n<=3"
     assert "non-trivial predicate" in rec.values["outside the printed hypotheses"]
 
 
 def test_grs2009_proof_miscount_is_an_erratum_that_does_not_lower_the_proof(averaging):
     check, rec = averaging
-    if check is avg.prop_6_1:
+    if check is we.prop_6_1:
         assert not rec.errata
         return
     (err,) = rec.errata
@@ -116,7 +117,7 @@ def test_non_regular_neighbour_relation_is_refuted(averaging):
 
 @pytest.mark.parametrize("claimed", [lambda a: (1 + a) / 2, lambda a: F(3, 4)], ids=["(1+a)/2", "3/4"])
 def test_claimed_alpha_above_alpha_is_refuted_with_a_concrete_mechanism(claimed):
-    cex = _refuted(avg.prop_6_1, claimed=claimed)
+    cex = _refuted(we.prop_6_1, claimed=claimed)
     assert "part=5 Farkas" in cex and "averages to" in cex
     a = F(re.search(r"at alpha = (\d+/\d+)", cex).group(1))
     space = DatabaseSpace.of(2, 1)
@@ -133,7 +134,7 @@ def test_stricter_alpha_claimed_is_refuted_at_all_n_and_bounded(averaging):
 
 
 def test_edge_sum_without_the_dp_inequality_is_refuted():
-    cex = _refuted(avg.prop_6_2, edge_dp=False)
+    cex = _refuted(we.prop_6_2, edge_dp=False)
     assert "part=4 edge sum" in cex and "edge sum: step (one more edge) fails" in cex
 
 
@@ -147,7 +148,7 @@ def test_edge_sum_without_the_dp_inequality_is_refuted():
     ids=["(9) negative weight", "(9) min per class", "(5) min per class"],
 )
 def test_loss_step_false_variants_are_refuted(step, words):
-    cex = _refuted(avg.prop_6_1, loss_step=step)
+    cex = _refuted(we.prop_6_1, loss_step=step)
     assert f"part=6 loss step {step.objective}" in cex and words in cex
 
 

@@ -1,34 +1,32 @@
-"""Averaging over databases with the same count (grs2011 Proposition 6.1, grs2009 Proposition 6.2).
+"""The averaging argument: averaging over databases with the same count keeps alpha-DP and the loss, for every n.
 
-Under the worst-extension objective (9) averaging an alpha-DP mechanism on D^n over the databases with the same
-count gives an oblivious alpha-DP mechanism that is no worse.
+The argument of grs2011 Proposition 6.1, grs2009 Proposition 6.2 (their checks: proofs/databases/worst_extension.py)
+and gs2010 Lemma 6 (proofs/minimax/consumers.py), with the objective's loss step a parameter.
 
 - All n (:func:`averaging_all_n`, the papers' argument computed in the run with udpm.induction.databases): the
-neighbours
-  of a generic count-i database, counted row by row, number a = (n-i)k one count up and b = (i+1)m one count
-  down (k values satisfy the predicate, m violate it), so a|S_i| = b|S_(i+1)| = |E|; the multipliers 1/|E| on
-  the edge DP inequalities give exactly the averaged inequality (Farkas); the objective's loss step (a
-  parameter: (9) here, gs2010's (5) for Lemma 6) is mean <= max.  Each step is one ALL_N instance.
-- Bounded: those formulas against enumeration per space; per (space, alpha) Farkas multipliers on the explicit
-  constraint system.  Sampled: users and mechanisms (certified LP optima, random DP mechanisms).
-- grs2009's proof miscounts the rows to change (an erratum of its text; the regularity it needs stands).
+  neighbours of a generic count-i database, counted row by row, number a = (n-i)k one count up and b = (i+1)m one
+  count down (k values satisfy the predicate, m violate it), so a|S_i| = b|S_(i+1)| = |E|; the multipliers 1/|E|
+  on the edge DP inequalities give exactly the averaged inequality (Farkas); the objective's loss step ((9) for
+  the propositions, gs2010's (5) for Lemma 6) is mean <= max.  Each step is one ALL_N instance.
+- Bounded: those formulas against enumeration per space (:func:`degrees_cross_check`); per (space, alpha) Farkas
+  multipliers on the explicit constraint system (:func:`decide_farkas`).  Sampled: a drawn mechanism averaged
+  exactly (:func:`decide_averaged`).
+- grs2009's proof miscounts the rows to change (:func:`row_count_erratum`: an erratum of its text; the regularity
+  it needs stands).
 """
 
 from __future__ import annotations
 
-import functools
 import hashlib
-import random
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 
 import sympy as sp
 
 from udpm.claims.instances import ALL_N, BOUNDED, SAMPLED
-from udpm.claims.registry import Context, Findings, checks
+from udpm.claims.registry import Context, Findings
 from udpm.core import linalg
 from udpm.core.privacy import database_dp_violations, dp_violations
-from udpm.core.users import BayesianUser, Loss, absolute_error, binary_loss, squared_error
 from udpm.induction.databases import (
     I_,
     K_,
@@ -36,37 +34,23 @@ from udpm.induction.databases import (
     N_,
     PRINTED_DEGREES,
     SYMBOLIC,
-    WORST_EXTENSION,
     LossStep,
     Relation,
     class_size,
     degrees_step,
-    derived_degrees,
     edge_count_step,
     edge_sum_obligations,
     enumerated,
     farkas_step,
     hamming,
     multiplier_obligations,
-    outside_the_hypotheses,
     residual_sign,
     trivial_predicate_obligation,
 )
 from udpm.induction.obligations import Obligation, discharge
-from udpm.lp.certificates import certificate_of
-from udpm.lp.certify import solve
-from udpm.lp.database import (
-    Database,
-    DatabaseSpace,
-    average_by_count,
-    mechanism_rows,
-    random_dp_database_mechanism,
-    worst_extension_lp,
-)
-from udpm.lp.programs import bayesian_lp
+from udpm.lp.database import Database, DatabaseSpace, average_by_count
 
 F = Fraction
-ALPHAS = (F(1, 4), F(1, 2), F(2, 3))  # the fixed alpha grid of the averaging claims
 # (|D|, n, predicate): n = 1 (the papers' smallest database size) to 3; the full run adds n = 4 and |D| = 4.
 SPACES = ((2, 1, (1,)), (3, 1, (1, 2)), (2, 2, (1,)), (3, 2, (1,)), (3, 2, (1, 2)), (2, 3, (1,)))
 FULL_SPACES = (*SPACES, (3, 1, (1,)), (2, 4, (1,)), (3, 3, (1,)), (4, 2, (1, 3)))
@@ -185,140 +169,6 @@ def _averaging_counterexample(space: DatabaseSpace, alpha: Fraction, alpha_claim
                 f"{linalg.fmt_matrix(average_by_count(space, x))}, not {alpha_claimed}-DP: {bad[0]}"
             )
     return None, f"counts {i}, {i + 1}: the equal-degree multipliers leave a negative residual, no counterexample found"
-
-
-# ---------------------------------------------------------------- Propositions 6.1 / 6.2
-
-
-def random_legal_loss(rng: random.Random, n: int) -> Loss:
-    """A legal loss (grs2011: l(i, j) depends on i and |j - i|, nondecreasing in |j - i|, ties allowed)."""
-    if rng.randrange(3) == 0:
-        return rng.choice((absolute_error, squared_error, binary_loss))(n)
-    steps = [[F(rng.choice((0, 1, 2, 3)), rng.choice((1, 2))) for _ in range(n + 1)] for _ in range(n + 1)]
-    return Loss.from_function(n, lambda i, j: sum(steps[i][: abs(i - j)], F(0)))
-
-
-def random_prior(rng: random.Random, n: int) -> list[Fraction]:
-    raw = [F(rng.choice((0, 0, 1, 2, 3))) for _ in range(n + 1)]
-    if not any(raw):
-        raw[rng.randrange(n + 1)] = F(1)
-    return [v / sum(raw) for v in raw]
-
-
-def worst_extension_value(space: DatabaseSpace, x, prior, loss: Loss) -> Fraction:
-    """(9): sum_i p_i max_{f(d)=i} sum_j x_dj l(i, j) (the worst prior over databases puts p_i on one database)."""
-    total = F(0)
-    for i, p in enumerate(prior):
-        if p:
-            total += p * max(sum((x[d][j] * loss(i, j) for j in range(space.n + 1)), F(0)) for d in space.with_count(i))
-    return total
-
-
-def averaging_check(ctx: Context, claim: str, alpha_claimed: Fraction | None, all_n: dict | None = None) -> Findings:
-    """The papers' argument for every n (averaging_all_n, ALL_N instances; ``all_n`` its injectable variants),
-    the degree and size formulas against enumeration per space (bounded), one bounded instance per (space, alpha)
-    (Farkas: every mechanism, every user), then per (space, alpha) a drawn user (LP optima compared) and two drawn
-    mechanisms (its LP optimum, a random alpha-DP one) averaged."""
-    rec = Findings(claim)
-    rng = ctx.rng(claim)
-    spaces = SPACES if ctx.quick else FULL_SPACES
-    opts = dict(all_n or {})
-    if alpha_claimed is not None:
-        opts.setdefault("claimed", lambda a: alpha_claimed)
-        opts.setdefault("variant", {"claimed_alpha": alpha_claimed})
-    averaging_all_n(rec, ctx, opts.pop("loss_step", WORST_EXTENSION), **opts)
-    up, down, _ = derived_degrees(hamming)
-    for dom, n, pred in spaces:
-        degrees_cross_check(rec, DatabaseSpace.of(dom, n, pred), up, down)
-    if claim == "grs2009.prop6.2":
-        row_count_erratum(rec)
-    rec.value(**{"outside the printed hypotheses": outside_the_hypotheses()})
-    users_per_cell = 1 if ctx.quick else 3
-    certs: list = []
-    lps = 0
-    for dom, n, pred in spaces:
-        space = DatabaseSpace.of(dom, n, pred)
-        where_space = space_label(space)
-        for a in ALPHAS:
-            ac = a if alpha_claimed is None else alpha_claimed
-            variant = {} if ac == a else {"claimed_alpha": ac}
-            step = "every user: averaging keeps alpha-DP, and (9) of the average = sum_i p_i mean <= sum_i p_i max"
-            ok, text = decide_farkas(rec, space, n, a, ac, step, variant)
-            if ok:
-                rec.value(**{f"Farkas multipliers ({where_space}, n={n})": text})
-            seen: set[str] = set()
-            for _ in range(users_per_cell):
-                loss, prior = random_legal_loss(rng, n), random_prior(rng, n)
-                user_text = f"prior={[str(p) for p in prior]}, l={[[str(v) for v in r] for r in loss.values]}"
-                if digest(user_text) in seen:
-                    continue  # a repeated draw decides nothing new
-                seen.add(digest(user_text))
-                db = solve(worst_extension_lp(space, prior, loss, a), timeout_s=ctx.solver_timeout)
-                user = BayesianUser.of(prior, loss)
-                obl = solve(bayesian_lp(user, ac), timeout_s=ctx.solver_timeout)
-                lps += 2
-                if not certs:
-                    certs = [("database-level (9)", db), ("oblivious (3)-(7)", obl)]
-                where = f"{where_space}, n={n}, alpha={a}, {user_text}"
-                rec.decide(
-                    db.objective == obl.objective,
-                    f"{where}: database-level optimum of (9) {db.objective} != oblivious optimum {obl.objective} "
-                    f"at alpha={ac}",
-                    n=n,
-                    alpha=a,
-                    kind=SAMPLED,
-                    method="certified LP optima: database-level (9) = oblivious",
-                    covers="one drawn user (prior, legal loss)",
-                    space=where_space,
-                    sample=digest(user_text),
-                    **variant,
-                )
-                drawn = [
-                    ("the user's database-level LP optimum", mechanism_rows(space, db.lp.names, db.x)),
-                    ("a random alpha-DP database mechanism", random_dp_database_mechanism(rng, space, a)),
-                ]
-                decide_averaged(
-                    rec,
-                    space,
-                    (n, a, ac, variant),
-                    user_text,
-                    drawn,
-                    seen,
-                    (
-                        "(9)",
-                        functools.partial(worst_extension_value, space, prior=prior, loss=loss),
-                        user.expected_loss,
-                    ),
-                    where,
-                )
-    rec.value(certified_lps=lps, database_spaces=len(spaces))
-    rec.certificate = certificate_of({"certified LPs": lps}, certs)
-    rec.note(
-        "all n (averaging_all_n): the neighbours of a generic count-i database counted row by row give the printed "
-        "degrees a = (n-i)t, b = (i+1)(|D|-t), double counting |E| = a|S_i| = b|S_(i+1)|, the multipliers 1/|E| "
-        "leave exactly (alpha - alpha_c) x a class mean, and (9) is mean <= max (SMT, premises witnessed); "
-        "bounded: those formulas against enumeration per D^n, and Farkas multipliers per (D^n, predicate, alpha); "
-        "sampled: drawn legal users (database-level LP optimum of (9) = oblivious optimum, both certified) and "
-        "drawn mechanisms averaged exactly.  The proofs start from an optimal X; the step they leave implicit is "
-        "supplied by the shape of the argument: (9)(average of X) <= (9)(X) for EVERY X, so the infimum over all "
-        "mechanisms is the one over oblivious ones, an LP over a non-empty (uniform rows) bounded polytope, which "
-        "attains it.  Scope as printed: n >= 1, alpha in [0, 1], neighbours differ in one row, a non-trivial "
-        "predicate (both papers, Section 2.1); the record says what fails without it"
-    )
-    return rec
-
-
-@checks("grs2011.prop6.1")
-def prop_6_1(ctx: Context, alpha_claimed: Fraction | None = None, all_n: dict | None = None) -> Findings:
-    """grs2011 Proposition 6.1: averaging an alpha-DP mechanism over the databases with the same count gives an
-    oblivious alpha-DP mechanism with no larger worst-extension loss (9); an oblivious mechanism is optimal."""
-    return averaging_check(ctx, "grs2011.prop6.1", alpha_claimed, all_n)
-
-
-@checks("grs2009.prop6.2")
-def prop_6_2(ctx: Context, alpha_claimed: Fraction | None = None, all_n: dict | None = None) -> Findings:
-    """grs2009 Proposition 6.2: some alpha-DP mechanism minimising (9) is oblivious (the averaging argument)."""
-    return averaging_check(ctx, "grs2009.prop6.2", alpha_claimed, all_n)
 
 
 # ---------------------------------------------------------------- the all-n instances

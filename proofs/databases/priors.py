@@ -5,7 +5,7 @@ D = {0,1}, n = 3, alpha = 1/2, loss |i-j|^(1-delta), objective (8): the two user
 (:func:`certified_optima`), and the z3 proof, from satisfiable premises, that no single alpha-DP mechanism can be
 remapped to both (:func:`decide_impossibility`).  The claims built on them are grs2011 Appendix C
 (proofs/databases/appendix_c.py) and grs2009 Theorem 6.3 (proofs/databases/theorem6_3.py).  The averaging
-claims (grs2011 Proposition 6.1, grs2009 Proposition 6.2) are in proofs.databases.averaging.
+claims (grs2011 Proposition 6.1, grs2009 Proposition 6.2) are in proofs.databases.worst_extension.
 
 The loss |i-j|^(1-delta) only matters through l = 0, 1, 2^(1-delta), 3^(1-delta).  For every delta in [0, 1)
 the remap 0 -> 1, 3 -> 2 strictly lowers the loss of any mass on outputs 0 or 3 at a database of count 1 or

@@ -139,9 +139,9 @@ def _thm61_every_remap(ctx: Context) -> Findings:
 
 @false_variant("grs2009.prop6.2", "constant", "averaging over databases gives a 3/4-DP mechanism (stricter than alpha)")
 def _prop62_stricter(ctx: Context) -> Findings:
-    from proofs.databases import averaging as avg
+    from proofs.databases import worst_extension as we
 
-    return avg.prop_6_2(ctx, alpha_claimed=F(3, 4))
+    return we.prop_6_2(ctx, alpha_claimed=F(3, 4))
 
 
 @false_variant("grs2009.thm6.3", "boundary", "the printed mechanisms are the unique optima for eps = 1/5 (not small)")

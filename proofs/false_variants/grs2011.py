@@ -238,9 +238,9 @@ def _fig3_exponent(ctx: Context) -> Findings:
 
 @false_variant("grs2011.prop6.1", "constant", "oblivious averaging gives a 3/4-DP mechanism (stricter than alpha)")
 def _prop61_stricter(ctx: Context) -> Findings:
-    from proofs.databases import averaging as avg
+    from proofs.databases import worst_extension as we
 
-    return avg.prop_6_1(ctx, alpha_claimed=F(3, 4))
+    return we.prop_6_1(ctx, alpha_claimed=F(3, 4))
 
 
 @false_variant("grs2011.appC", "boundary", "Figure 6 is the unique optimum for epsilon = 1/5 (not small)")
