@@ -15,6 +15,7 @@ from proofs.countrange import lemma2 as c
 from proofs.countrange import lemma3 as c3
 from proofs.countrange import lemma3_formulas as cfm
 from proofs.countrange import optimum_consumers as coc
+from proofs.countrange import printed_consumers as pc
 from proofs.countrange import theorem3 as t3
 from proofs.countrange import vectors as cv
 from udpm.claims.instances import ALL_N, BOUNDED, TABLE, Outcome
@@ -127,7 +128,7 @@ def test_a_contradictory_legality_premise_fires_the_vacuity_guard(monkeypatch):
     # sum phi >= 1 and -sum phi >= 0: no legal function at all
     monkeypatch.setattr(coc, "legal_constraints", lambda n, a: [([F(1)] * (n + 1), F(1)), ([F(-1)] * (n + 1), F(0))])
     with pytest.raises(VacuousPremise):
-        c3.paper_rho_check(10)
+        pc.paper_rho_check(10)
 
 
 def test_lemma1_with_another_target_is_refuted():

@@ -12,11 +12,12 @@ from fractions import Fraction as F
 import pytest
 
 from proofs.countrange import lemma2 as c
-from proofs.countrange import lemma3 as c3
+from proofs.countrange import printed_consumers as pc
 from proofs.countrange import theorem3 as t3
 from udpm.claims.instances import TABLE, UNCLASSIFIED
 from udpm.claims.registry import Context, Status
 from udpm.claims.tables import printed
+from udpm.errors import ExpectationsError
 
 CTX = Context()
 BOUNDS = list(printed("zlcn2013", "thm3.bounds").values)
@@ -125,6 +126,6 @@ def test_a_false_rho_is_caught():
 
 
 def test_rho_from_the_printed_relations():
-    assert c3.paper_rho(F(1, 2)) == [F(4, 9), F(1, 9), F(2, 9), F(2, 9)]  # (A^2, 1, A, A)/(A+1)^2 at A = 2
-    with pytest.raises(c3.ExpectationsError, match="do not fix rho"):
-        c3.printed_rho_weights(["\\rho(0)/\\rho(1) = \\alpha^2", "\\rho(3) = \\rho(2)"])
+    assert pc.paper_rho(F(1, 2)) == [F(4, 9), F(1, 9), F(2, 9), F(2, 9)]  # (A^2, 1, A, A)/(A+1)^2 at A = 2
+    with pytest.raises(ExpectationsError, match="do not fix rho"):
+        pc.printed_rho_weights(["\\rho(0)/\\rho(1) = \\alpha^2", "\\rho(3) = \\rho(2)"])

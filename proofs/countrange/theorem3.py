@@ -34,11 +34,10 @@ from proofs.countrange.derivation import (
 )
 from proofs.countrange.legal_lp import lp_optimum
 from proofs.countrange.lemma2 import declared_errata
-from proofs.countrange.lemma3 import (
+from proofs.countrange.lemma3 import count_range_thetas, decide_general
+from proofs.countrange.printed_consumers import (
     PRINTED_CONSUMERS,
     cleared,
-    count_range_thetas,
-    decide_general,
     paper_rho,
     printed_optimum_failure,
     printed_rho_weights,
@@ -212,8 +211,8 @@ def printed_vectors_check(
 ) -> list[tuple[str, str, str, str]]:
     """zlcn2013 Sections 3.2.1-3.2.2 (repeated in Theorem 3's sketch): the printed x-hat is the only optimum of
     the consumer with uniform error penalty and prior, the printed y-hat that of uniform penalty and the printed
-    rho, for every zlcn alpha > 1 (:func:`proofs.countrange.lemma3.printed_optimum_failure`; items xhat, yhat,
-    rho, or ``vectors`` and ``rho``).  Returns (item key, printed, correct, where it fails) per failure, correct
+    rho, for every zlcn alpha > 1 (:func:`proofs.countrange.printed_consumers.printed_optimum_failure`; items xhat,
+    yhat, rho, or ``vectors`` and ``rho``).  Returns (item key, printed, correct, where it fails) per failure, correct
     being the certified only optimum at zlcn alpha = 2."""
     texts = {k: list(printed("zlcn2013", k).values) for k in PRINTED_CONSUMERS}
     texts.update(vectors or {})
