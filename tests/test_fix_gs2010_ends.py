@@ -11,7 +11,7 @@ import sympy as sp
 from proofs.boundary.geometric import END_MECHANISMS, built, definition4, one_geometric, zero_geometric
 from proofs.geometric import case_split as cs
 from proofs.geometric import range_restricted, two_sided
-from proofs.minimax import lemma5 as l5
+from proofs.minimax import lemma5_ends
 from udpm.claims.findings import Findings
 from udpm.claims.instances import ALL_N, BOUNDED, Outcome
 from udpm.claims.registry import Context, Status
@@ -79,11 +79,11 @@ def test_example_2_1_a_mechanism_that_is_no_distribution_is_refuted():
 
 def test_lemma5_at_the_ends_and_the_flipped_pattern():
     rec = Findings("gs2010.lemma5")
-    l5.lemma5_end_all_n(rec)
-    l5.lemma5_at_ends(rec)
+    lemma5_ends.lemma5_end_all_n(rec)
+    lemma5_ends.lemma5_at_ends(rec)
     assert {d.outcome for d in rec.decisions} == {Outcome.HOLDS}
     assert {d.instance.alpha for d in rec.decided(ALL_N)} == {"0", "1"}
     rec = Findings("gs2010.lemma5")
-    l5.lemma5_end_all_n(rec, flip=True)
+    lemma5_ends.lemma5_end_all_n(rec, flip=True)
     (zero,) = _at(rec, "0")
     assert zero.outcome is Outcome.COUNTEREXAMPLE and "j = i, j = i+1" in zero.detail and "at n = 3" in zero.detail

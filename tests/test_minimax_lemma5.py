@@ -11,6 +11,7 @@ import pytest
 import z3
 
 from proofs.minimax import lemma5 as l5
+from proofs.minimax import lemma5_ends
 from proofs.minimax import perturbation as pt
 from udpm.claims.evidence import Status, grid_text
 from udpm.claims.findings import Findings
@@ -155,8 +156,8 @@ def test_the_record_does_not_depend_on_what_ran_before():
 
 def test_the_pattern_checker_of_the_sampled_cross_check_on_hand_made_matrices():
     a = Fraction(1, 2)
-    assert l5.adjacent_row_violation(truncated_geometric(3, a), a) is None
-    assert l5.adjacent_row_violation([[Fraction(1, 2)] * 2, [Fraction(1, 2)] * 2], a) is not None
+    assert lemma5_ends.adjacent_row_violation(truncated_geometric(3, a), a) is None
+    assert lemma5_ends.adjacent_row_violation([[Fraction(1, 2)] * 2, [Fraction(1, 2)] * 2], a) is not None
 
 
 def test_the_flipped_pattern_is_refuted_by_the_sampled_cross_check():
