@@ -80,7 +80,7 @@ def _lin(rec: Recurrence) -> tuple[tuple[R, R], tuple[R, R]]:
     )
 
 
-def _val(cd: tuple[R, R], beta: R) -> R:
+def affine_value(cd: tuple[R, R], beta: R) -> R:
     return cd[0] + cd[1] * beta
 
 
@@ -315,10 +315,10 @@ def _eq2_pieces_failure(n: int, ps: list[Piece], breakpoint: Callable, closed_fo
             for mu, cd in enumerate(pc.z):
                 beta_zlcn = beta.sympy().subs(a_sym, 1 / A_SYM)
                 want = from_sympy(in_internal_alpha(closed_form(mu, k, beta_zlcn)))
-                if not (_val(cd, beta) - want).is_zero():
+                if not (affine_value(cd, beta) - want).is_zero():
                     return (
                         f"n={n}, piece {idx} (k={k}), beta={beta.in_zlcn()}: psi1({mu}) = "
-                        f"{_val(cd, beta).in_zlcn()} by (2), printed closed form {want.in_zlcn()}"
+                        f"{affine_value(cd, beta).in_zlcn()} by (2), printed closed form {want.in_zlcn()}"
                     )
     return None
 
@@ -335,7 +335,7 @@ def _eq3_mirror_failure(n: int, ps2: list[Piece], ps3: list[Piece]) -> str | Non
             )
         for beta2 in (pc3.lo, pc3.hi):
             for mu, (cd3, cd2) in enumerate(zip(pc3.z, pc2.z)):
-                got, want = _val(cd3, beta2), ONE - _val(cd2, ONE - beta2)
+                got, want = affine_value(cd3, beta2), ONE - affine_value(cd2, ONE - beta2)
                 if not (got - want).is_zero():
                     return (
                         f"n={n}, beta2={beta2.in_zlcn()}: psi2({mu}) = {got.in_zlcn()} by (3), "

@@ -260,7 +260,7 @@ def thm3(
     The printed class has two parts (udpm/claims/statements/zlcn2013.toml): count-oriented joint mechanisms (everything
     above, region CO_REGION) and joint mechanisms on databases t_(tau,i,j) ("Then for all tau in D^n ... let
     t_(tau,i,j) be the probability of outputting i for the first consumer, and j for the second"; "This will be
-    generalized later"), decided by :func:`proofs.countrange.lemma3.decide_databases` (region DB_REGION): a joint
+    generalized later"), decided by :func:`proofs.countrange.databases.decide_databases` (region DB_REGION): a joint
     mechanism is a mechanism with the four outputs (i, j) and its marginals are derived by the transformations
     t = i, u = j, so the reduction through tau_0..tau_n and the conclusion on D^n are those of Theorem 2, with
     x-hat and y-hat at n = 3 (``x``, ``y``) and Lemma 3's x and y at n = 4..``db_n_max``; ``chain`` changes tau."""

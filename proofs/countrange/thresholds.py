@@ -30,7 +30,7 @@ from fractions import Fraction
 import sympy as sp
 
 from proofs.countrange.rational_alpha import ALPHA, GRID, ONE, ZERO, P, R, Undecided, X, a_sym, nonneg_on_unit
-from proofs.countrange.recurrences import EQ2, EQ3, SYMBOLIC, Piece, Recurrence, _val, pieces, relation_to_eq2
+from proofs.countrange.recurrences import EQ2, EQ3, SYMBOLIC, Piece, Recurrence, affine_value, pieces, relation_to_eq2
 from proofs.geometric.range_restricted import zlcn2013_formula6
 from udpm.claims.instances import ALL_N, BOUNDED, SAMPLED
 from udpm.claims.registry import Context, Findings, checks
@@ -133,7 +133,7 @@ def endpoint_failure(n: int, rec: Recurrence, ps: Sequence[Piece], timeout: floa
     """On every piece, at both ends: t = M^-1 z certified (M t = z) and 0 <= t_i <= 1 for all a; else a witness."""
     for k, pc in enumerate(ps):
         for beta in (pc.lo, pc.hi):
-            z = [_val(cd, beta) for cd in pc.z]
+            z = [affine_value(cd, beta) for cd in pc.z]
             t = m_inverse_apply(z)
             if not certify(t, z):
                 raise CertificationFailed(f"M t = z failed for n={n}, piece {k}")
@@ -252,7 +252,7 @@ def threshold_universality(
                     continue
                 if n == 3:
                     ends = [pc.hi for pc in ps]
-                    z_mid = [_val(cd, (ps[1].lo + ps[1].hi) / R.of(2)) for cd in ps[1].z]
+                    z_mid = [affine_value(cd, (ps[1].lo + ps[1].hi) / R.of(2)) for cd in ps[1].z]
                     shapes[f"{r.name} n=3 piece ends"] = ", ".join(e.in_zlcn() for e in ends)
                     shapes[f"{r.name} n=3 t at mid of piece 1"] = ", ".join(v.in_zlcn() for v in m_inverse_apply(z_mid))
                 shapes[f"{r.name} pieces"] = "n+1" if len(ps) == n + 1 else f"{len(ps)} at n={n}"

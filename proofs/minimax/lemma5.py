@@ -48,7 +48,6 @@ from proofs.minimax.perturbation import (
     CASE2_AS_PRINTED,
     PROOF,
     Variant,
-    _alpha,
     boundary,
     boundary_dp,
     boundary_entries,
@@ -62,6 +61,7 @@ from proofs.minimax.perturbation import (
     pattern_step,
     row_loss,
     small_delta_exists,
+    symbolic_alpha,
     tight_or_strict,
 )
 from udpm.claims.instances import ALL_N, SAMPLED
@@ -221,7 +221,7 @@ PRINTED_CASE2 = "For i >= i' set y_{i',k} <- x_{i',k} + delta x_{i',j} and y_{i'
 
 def printed_chain(column: str) -> Obligation:
     """Case 1's 'y_{i,m} > x_{i,m} > alpha x_{i+1,m}' for m = column, with the printed choice of delta."""
-    a, rng = _alpha()
+    a, rng = symbolic_alpha()
     e = boundary_entries()
     d = z3.Real("delta")
     yi, _ = boundary_rows(CASE1, d, e)
@@ -237,7 +237,7 @@ def printed_delta_conditions(a, e: dict, d) -> list[z3.BoolRef]:
 
 def printed_delta() -> Obligation:
     """Case 1: any delta in (0, 1] meeting the two printed conditions keeps rows i, i+1 alpha-DP."""
-    a, rng = _alpha()
+    a, rng = symbolic_alpha()
     e = boundary_entries()
     d = z3.Real("delta")
     yi, yi1 = boundary_rows(CASE1, d, e)

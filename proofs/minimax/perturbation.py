@@ -52,7 +52,7 @@ PROOF = Variant()  # the proof as the harness runs it
 # --- the template ----------------------------------------------------------------------------------
 
 
-def _alpha() -> tuple[z3.ArithRef, list[z3.BoolRef]]:
+def symbolic_alpha() -> tuple[z3.ArithRef, list[z3.BoolRef]]:
     a = z3.Real("alpha")
     return a, [a > 0, a < 1]
 
@@ -145,7 +145,7 @@ def boundary_dp(a, yi, yi1) -> list[z3.BoolRef]:
 def inside_block(case: Case) -> Obligation:
     """Two adjacent changed rows r, r+1: y's entries are x's combined with weights 1, delta (1 - delta), so
     y >= 0, each row's sum is kept, and y's DP constraints are combinations of x's."""
-    a, rng = _alpha()
+    a, rng = symbolic_alpha()
     u, v = z3.Reals("x_r_j x_r_k"), z3.Reals("x_r1_j x_r1_k")
     d = z3.Real("delta")
     yu, yv = moved(*u, d, case.toward), moved(*v, d, case.toward)
@@ -162,7 +162,7 @@ def inside_block(case: Case) -> Obligation:
 def boundary(case: Case, variant: Variant) -> Obligation:
     """Rows i, i+1 with the strict premises, delta = delta_scale * explicit_delta: 0 < delta <= 1, y >= 0, the
     row sums kept, and alpha-DP in columns j and k."""
-    a, rng = _alpha()
+    a, rng = symbolic_alpha()
     e = boundary_entries()
     d = z3.Real("delta")
     yi, yi1 = boundary_rows(case, d, e)
@@ -176,7 +176,7 @@ def small_delta_exists(case: Case) -> Obligation:
     """The paper's 'we can choose a small enough delta': y's DP constraints at rows i, i+1 are affine in delta,
     g(delta) = g(0) + delta (g(1) - g(0)) >= 0, so some delta > 0 keeps all of them iff each has g(0) > 0, or
     g(0) = 0 and g(1) >= g(0)."""
-    a, rng = _alpha()
+    a, rng = symbolic_alpha()
     e = boundary_entries()
     d = z3.Real("delta")
     yi, yi1 = boundary_rows(case, d, e)
@@ -238,7 +238,7 @@ def lprime_strict(case: Case, variant: Variant) -> Obligation:
     """One changed row's L' strictly decreases.  Case 1: row i if 2i < j + k; at the tie 2i = j + k row i is as
     far from j as from k, and the row is i - 1 (it exists: j < i), where x_{i-1,k} >= alpha x_{i,k} > 0 by DP
     (the printed proof does not say so).  Case 2: row i + 1, strictly closer to k, x_{i+1,j} > alpha x_{i,j} >= 0."""
-    a, rng = _alpha()
+    a, rng = symbolic_alpha()
     (_, i, j, k), pos = positions(case, variant, row=False)  # the row is named below
     d = z3.Real("delta")
     if case.number == 1:
@@ -279,7 +279,7 @@ def over_rows() -> list[Obligation]:
 
 def tight_or_strict() -> Obligation:
     """For an alpha-DP pair of entries, 'not tight' is the strict inequality of a violating pair."""
-    a, rng = _alpha()
+    a, rng = symbolic_alpha()
     u, v = z3.Reals("x_i_c x_i1_c")
     return Obligation(
         "DP entries: tight or strict",

@@ -9,7 +9,7 @@ import itertools
 import z3
 
 from proofs.signatures.bounded_claims import SYMBOLIC_ALPHA
-from proofs.signatures.encoding import _val
+from proofs.signatures.encoding import model_fraction
 from udpm.claims.instances import ALL_N
 from udpm.claims.registry import Context, Findings, checks
 from udpm.core.signatures import (
@@ -53,9 +53,9 @@ def entry_binding_table(
                 m, m2 = never.model, always.model
                 return (
                     None,
-                    f"symbol {sym} does not fix whether {name} binds: it binds at alpha={_val(m, al)}, "
-                    f"p={_val(m, p)}, q={_val(m, q)} and fails at alpha={_val(m2, al)}, p={_val(m2, p)}, "
-                    f"q={_val(m2, q)}",
+                    f"symbol {sym} does not fix whether {name} binds: it binds at alpha={model_fraction(m, al)}, "
+                    f"p={model_fraction(m, p)}, q={model_fraction(m, q)} and fails at "
+                    f"alpha={model_fraction(m2, al)}, p={model_fraction(m2, p)}, q={model_fraction(m2, q)}",
                     witnesses,
                 )
             if always.unsat:

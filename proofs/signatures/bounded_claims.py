@@ -51,7 +51,7 @@ def vertex_plan(ctx: Context) -> dict[Fraction, int]:
     return {F(1, 2): 4, F(1, 3): 3, F(2, 3): 3, F(1, 10): 3, F(9, 10): 3}
 
 
-def _plan_pairs(plan: dict[Fraction, int]) -> list[tuple[int, Fraction]]:
+def plan_pairs(plan: dict[Fraction, int]) -> list[tuple[int, Fraction]]:
     return [(n, a) for a, top in plan.items() for n in range(1, top + 1)]
 
 
@@ -166,7 +166,7 @@ def signature_plan(cid: str) -> Plan:
     A ``.strict`` claim decides the property of the printed claim it restates."""
     prop = PROPERTIES[printed_id(cid)]
     return Plan(
-        tasks=lambda ctx: [(n, str(a)) for n, a in _plan_pairs(_default_plan(ctx, prop))],
+        tasks=lambda ctx: [(n, str(a)) for n, a in plan_pairs(_default_plan(ctx, prop))],
         decide=lambda ctx, task: signature_instance(cid, ctx, prop, task[0], Fraction(task[1])),
     )
 
@@ -185,7 +185,7 @@ def bounded_signature_claim(
     planned = plan is None and not variant and prop is PROPERTIES.get(printed_id(cid))
     plan = plan or _default_plan(ctx, prop)
     witnesses, excluded = [], []
-    for n, a in _plan_pairs(plan):
+    for n, a in plan_pairs(plan):
         if planned:
             one = planned_part(cid, ctx, (n, str(a)))
         else:

@@ -194,7 +194,7 @@ class Property:
     s_at_most_z: bool = False
 
 
-def _val(model, term) -> Fraction:
+def model_fraction(model, term) -> Fraction:
     v = model.eval(term, model_completion=True)
     return F(v.numerator_as_long(), v.denominator_as_long())
 
@@ -226,10 +226,10 @@ def exact_user(e: Encoding, model, x: list[list[Fraction]]) -> tuple[list[Fracti
     n, a = e.n, e.a
     assert all(v >= 0 for r in x for v in r) and all(sum(r) == 1 for r in x)
     signature(x, a)  # raises if x is not alpha-DP
-    c = [[_val(model, e.c[i][d]) for d in range(n + 1)] for i in range(n + 1)]
-    u = [_val(model, t) for t in e.u]
-    lam = [[_val(model, t) for t in r] for r in e.lam]
-    mu = [[_val(model, t) for t in r] for r in e.mu]
+    c = [[model_fraction(model, e.c[i][d]) for d in range(n + 1)] for i in range(n + 1)]
+    u = [model_fraction(model, t) for t in e.u]
+    lam = [[model_fraction(model, t) for t in r] for r in e.lam]
+    mu = [[model_fraction(model, t) for t in r] for r in e.mu]
     for i in range(n):
         for j in range(n + 1):
             assert lam[i][j] >= 0 and mu[i][j] >= 0
@@ -354,7 +354,7 @@ def search(
         out = decide([base, *cuts], timeout_s)
         if out.unsat:
             return Search(None, excluded, seen)
-        x = _x_of(e, lambda t, m=out.model: _val(m, t))
+        x = _x_of(e, lambda t, m=out.model: model_fraction(m, t))
         if prop.vertex and not is_vertex(x, a):
             cuts += vertex_cuts(x, a, terms)
             continue

@@ -29,7 +29,7 @@ from proofs.assertions.footnotes import decide_fn3_witness, fn3_witness
 from proofs.signatures.bounded_claims import (
     GRS2009_NOTE,
     GRS2009_STRICT_NOTE,
-    _plan_pairs,
+    plan_pairs,
     region_of,
     vertex_plan,
 )
@@ -137,7 +137,7 @@ def _remap_claim(
         compared.append(f"n={n}: {len(listed)} listed = {len(brute)} of {tried} candidates")
     rec.value(enumeration_vs_brute_force="; ".join(compared))
     counts = []
-    for n, a in _plan_pairs(plan):
+    for n, a in plan_pairs(plan):
         with rec.deciding(
             n=n,
             alpha=a,
