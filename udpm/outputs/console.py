@@ -146,7 +146,7 @@ def digest_lines(claims: Sequence[Mapping], width: int = WIDTH) -> list[str]:
     no errata
     """
     from udpm.outputs.readme_block import refuted_only_at_an_end
-    from udpm.report.html import _plural
+    from udpm.report.html import plural
 
     lines: list[str] = []
     refuted = [c for c in claims if c["status"] == str(Status.REFUTED)]
@@ -154,7 +154,7 @@ def digest_lines(claims: Sequence[Mapping], width: int = WIDTH) -> list[str]:
     inside = [c for c in refuted if not ends[c["id"]]]
     if inside:
         lines.append(
-            f"refuted: {_plural(len(inside), 'claim')}, each with what refutes it "
+            f"refuted: {plural(len(inside), 'claim')}, each with what refutes it "
             "(the counterexample in full in --json and the report):"
         )
         pad = max(len(c["id"]) for c in inside)
@@ -189,7 +189,7 @@ def digest_lines(claims: Sequence[Mapping], width: int = WIDTH) -> list[str]:
             items += [f"{cid}:", *(f"{x}," for x in v[:-1]), f"{v[-1]};"]
         items[-1] = items[-1][:-1]
         total = sum(len(c.get("errata") or []) for c in claims)
-        head = f"errata ({total} in {_plural(len(per_claim), 'claim')}; each in {ERRATA_FILE}):"
+        head = f"errata ({total} in {plural(len(per_claim), 'claim')}; each in {ERRATA_FILE}):"
         lines += _wrap(head, items, width)
     else:
         lines.append("no errata")

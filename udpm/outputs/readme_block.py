@@ -21,9 +21,9 @@ from udpm.report.html import (
     REPORT_LINK,
     STATUSES,
     ReportFailed,
-    _ordered,
-    _plural,
     load_baseline,
+    ordered,
+    plural,
     status_changes,
 )
 
@@ -54,7 +54,7 @@ def changes_lines(doc: Mapping, baseline: Mapping | None) -> list[str]:
     if not changes:
         return [f"No claim changed status since {label}."]
     lines = [
-        f"{_plural(len(changes), 'claim')} changed status since {label}:",
+        f"{plural(len(changes), 'claim')} changed status since {label}:",
         "",
         "| claim | before | now | why |",
         "|---|---|---|---|",
@@ -172,8 +172,8 @@ def readme_results(doc: Mapping) -> str:
     full is in the report and paper_tables/ERRATA.md)."""
     claims = doc["claims"]
     run = doc.get("run", {})
-    papers = _ordered({c["paper"] for c in claims}, PAPERS)
-    statuses = _ordered({c["status"] for c in claims}, STATUSES)
+    papers = ordered({c["paper"] for c in claims}, PAPERS)
+    statuses = ordered({c["status"] for c in claims}, STATUSES)
     by = Counter((c["paper"], c["status"]) for c in claims)
     mode = "quick" if run.get("quick", True) else "full (`--full`)"
     lines = [

@@ -12,7 +12,7 @@ from pathlib import Path
 
 # ----------------------------------------------------------------------------------------------------------------------
 # Status changes since the baseline (paper_tables/status_baseline.json)
-from udpm.report.document import BASELINE, NO_REASON, ReportFailed, _plural, _table, badge, claim_link, esc
+from udpm.report.document import BASELINE, NO_REASON, ReportFailed, badge, claim_link, esc, html_table, plural
 
 
 def load_baseline(path: str | os.PathLike = BASELINE) -> dict | None:
@@ -139,6 +139,6 @@ def changes_html(doc: Mapping, baseline: Mapping | None) -> str:
         return f"<p>No claim of this run changed status since {label}.</p>"
     tally = ", ".join(f"{esc(b)} → {esc(n)}: {k}" for b, n, k in transitions(changes))
     rows = ([claim_link(r["id"]), badge(r["before"]), badge(r["now"]), esc(r["why"])] for r in changes)
-    return f"<p>{_plural(len(changes), 'claim')} changed status since {label} ({tally}).</p>" + _table(
+    return f"<p>{plural(len(changes), 'claim')} changed status since {label} ({tally}).</p>" + html_table(
         ["claim", "before", "now", "why"], rows, id="changes-table"
     )

@@ -96,7 +96,7 @@ def grid_lines(claim: Mapping) -> list[tuple[str, str]]:
     """(kind, grid text) for every kind of evidence the claim decided, strongest first; K for sampled."""
     grid = claim.get("grid") or {}
     out = []
-    for kind in _ordered(grid, EVIDENCE):
+    for kind in ordered(grid, EVIDENCE):
         if not grid[kind]:
             continue
         text = grid_text(grid[kind], kind)
@@ -141,16 +141,16 @@ def methods(claim: Mapping) -> list[dict]:
     ]
 
 
-def _plural(n: int, one: str, many: str | None = None) -> str:
+def plural(n: int, one: str, many: str | None = None) -> str:
     return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
-def _ordered(keys: Iterable[str], order: Sequence[str]) -> list[str]:
+def ordered(keys: Iterable[str], order: Sequence[str]) -> list[str]:
     keys = set(keys)
     return [k for k in order if k in keys] + sorted(keys - set(order))
 
 
-def _table(
+def html_table(
     head: Sequence[str], rows: Iterable[Sequence[str]], *, id: str = "", cls: str = "", num: Iterable[int] = ()
 ) -> str:
     """An HTML table from already-escaped cells; columns in ``num`` are right-aligned."""
@@ -170,7 +170,7 @@ def _table(
     return "".join(out)
 
 
-def _value_html(v: object, limit: int = VALUE_CHARS) -> str:
+def value_html(v: object, limit: int = VALUE_CHARS) -> str:
     s = v if isinstance(v, str) else json.dumps(v, ensure_ascii=False, sort_keys=True)
     if len(s) > limit:
         s = s[:limit] + f" … ({len(s) - limit} more characters; whole value in build/results.json)"

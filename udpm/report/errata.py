@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 
-from udpm.report.document import PAPERS, _plural, _table, _value_html, claim_link, esc
+from udpm.report.document import PAPERS, claim_link, esc, html_table, plural, value_html
 
 
 def errata(doc: Mapping) -> list[tuple[dict, dict]]:
@@ -30,9 +30,9 @@ def errata_summary(doc: Mapping) -> str:
     if not any(per_claim):
         return "no errata"
     status = sum(c["status"] == "erratum" for c in doc["claims"])
-    has = "no claim has" if not status else f"{_plural(status, 'claim')} {'has' if status == 1 else 'have'}"
+    has = "no claim has" if not status else f"{plural(status, 'claim')} {'has' if status == 1 else 'have'}"
     claims = sum(k > 0 for k in per_claim)
-    return f"{_plural(sum(per_claim), 'erratum', 'errata')} in {_plural(claims, 'claim')}; {has} status erratum"
+    return f"{plural(sum(per_claim), 'erratum', 'errata')} in {plural(claims, 'claim')}; {has} status erratum"
 
 
 def errata_html(doc: Mapping) -> str:
@@ -43,8 +43,8 @@ def errata_html(doc: Mapping) -> str:
         [
             claim_link(c["id"]),
             esc(location(c, e)),
-            _value_html(e["printed"], 200),
-            _value_html(e["correct"], 200),
+            value_html(e["printed"], 200),
+            value_html(e["correct"], 200),
             esc(e["cls"]),
             esc(e["explanation"]),
         ]
@@ -55,7 +55,7 @@ def errata_html(doc: Mapping) -> str:
         f"<p>{esc(errata_summary(doc))} (a claim whose status rests on other evidence may record errata in passing). "
         "By class: " + ", ".join(f"{n} {esc(k)}" for k, n in sorted(counts.items())) + ".</p>"
     )
-    return head + _table(
+    return head + html_table(
         ["claim", "location", "printed", "correct (exact)", "class", "explanation"], rows, id="errata-table"
     )
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 # ----------------------------------------------------------------------------------------------------------------------
 # Figures: the regenerated PNGs next to the printed values
-from udpm.report.document import TIMING_END, TIMING_START, _table, _value_html, badge, claim_link, esc
+from udpm.report.document import TIMING_END, TIMING_START, badge, claim_link, esc, html_table, value_html
 
 _FIGURE_NAME = re.compile(r"^(grs2009|grs2011|gs2010|zlcn2013)[._-]+([A-Za-z]+\d*(?:\.\d+)?)")
 
@@ -40,15 +40,15 @@ def printed_html(key: str, item: Mapping) -> str:
     vals = item.get("values")
     if isinstance(vals, list) and vals and all(isinstance(r, list) for r in vals):
         width = max(len(r) for r in vals)
-        body = _table(
+        body = html_table(
             [""] + [str(j) for j in range(width)],
             ([str(i), *(f"<code>{esc(x)}</code>" for x in r)] for i, r in enumerate(vals)),
             cls="printed",
         )
     elif isinstance(vals, list):
-        body = _table([str(j) for j in range(len(vals))], [[f"<code>{esc(x)}</code>" for x in vals]], cls="printed")
+        body = html_table([str(j) for j in range(len(vals))], [[f"<code>{esc(x)}</code>" for x in vals]], cls="printed")
     else:
-        body = _value_html(vals, 1500)
+        body = value_html(vals, 1500)
     parts = [f"<h4>printed: <code>{esc(key)}</code> — {esc(item.get('where', ''))}</h4>"]
     if item.get("caption"):
         parts.append(f"<p>{esc(item['caption'])}</p>")

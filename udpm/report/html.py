@@ -33,19 +33,19 @@ from udpm.report.document import (
     TIMING_START,
     VALUE_CHARS,
     ReportFailed,
-    _ordered,
-    _plural,
-    _table,
-    _value_html,
     badge,
     bounded_n_max,
     claim_link,
     esc,
     grid_lines,
+    html_table,
     instances_text,
     load_results,
     methods,
+    ordered,
+    plural,
     scope_of,
+    value_html,
 )
 from udpm.report.errata import errata, errata_html, errata_summary, location
 from udpm.report.figures import figure_item, figure_png, figures_html, plot_html, png_html, printed_html
@@ -66,8 +66,6 @@ __all__ = [
     "TIMING_START",
     "VALUE_CHARS",
     "ReportFailed",
-    "_ordered",
-    "_plural",
     "badge",
     "bounded_n_max",
     "changes_html",
@@ -91,7 +89,9 @@ __all__ = [
     "load_results",
     "location",
     "methods",
+    "ordered",
     "plot_html",
+    "plural",
     "png_html",
     "printed_html",
     "reach",
@@ -163,7 +163,7 @@ def header_html(doc: Mapping) -> str:
     )
     return (
         f'<p class="run">Run: {mode}, seed {esc(run.get("seed", 0))}, {selection}: '
-        f"{_plural(len(doc['claims']), 'claim')}; {esc(errata_summary(doc))}; {verdict}.</p>"
+        f"{plural(len(doc['claims']), 'claim')}; {esc(errata_summary(doc))}; {verdict}.</p>"
     )
 
 
@@ -171,7 +171,7 @@ def legend_html() -> str:
     """What each status means, and what the grid is."""
     rows = ([badge(s), esc(meaning)] for s, meaning in STATUS_MEANING.items())
     return (
-        _table(["status", "meaning"], rows, id="status-legend", cls="legend")
+        html_table(["status", "meaning"], rows, id="status-legend", cls="legend")
         + '<p class="legend">'
         + re.sub("&#x27;(.*?)&#x27;", r"<code>\1</code>", esc(GRID_MEANING))
         + "</p>"
@@ -181,8 +181,8 @@ def legend_html() -> str:
 def summary_html(doc: Mapping) -> str:
     """Counts per paper and status (with totals), and per paper and evidence kind."""
     claims = doc["claims"]
-    papers = _ordered({c["paper"] for c in claims}, PAPERS)
-    statuses = _ordered({c["status"] for c in claims}, STATUSES)
+    papers = ordered({c["paper"] for c in claims}, PAPERS)
+    statuses = ordered({c["status"] for c in claims}, STATUSES)
     by = Counter((c["paper"], c["status"]) for c in claims)
     rows = []
     for p in papers:
@@ -191,13 +191,13 @@ def summary_html(doc: Mapping) -> str:
     totals = [sum(by[p, s] for p in papers) for s in statuses]
     rows.append(('class="total"', ["total", *(str(n) for n in totals), str(sum(totals))]))
     head = ["paper", *(badge(s) for s in statuses), "claims"]
-    table1 = _table(head, rows, id="summary-table", cls="summary", num=range(1, len(head)))
+    table1 = html_table(head, rows, id="summary-table", cls="summary", num=range(1, len(head)))
 
-    evidences = _ordered({c["evidence"] for c in claims}, EVIDENCE)
+    evidences = ordered({c["evidence"] for c in claims}, EVIDENCE)
     byev = Counter((c["paper"], c["evidence"]) for c in claims)
     rows2 = [[esc(p), *(str(byev[p, e]) if byev[p, e] else "" for e in evidences)] for p in papers]
     rows2.append(('class="total"', ["total", *(str(sum(byev[p, e] for p in papers)) for e in evidences)]))
-    table2 = _table(
+    table2 = html_table(
         ["paper", *(esc(e) for e in evidences)], rows2, id="evidence-table", num=range(1, len(evidences) + 1)
     )
     return (
@@ -222,7 +222,7 @@ def inventory_html(doc: Mapping) -> str:
     cols = tuple(COLUMNS)
     rows = [[esc(p), *(str(r[c]) for c in cols)] for p, r in table.items()]
     rows.append(('class="total"', ["total", *(str(sum(r[c] for r in table.values())) for c in cols)]))
-    return _table(["paper", *COLUMNS.values()], rows, id="inventory-table", num=range(1, len(cols) + 1))
+    return html_table(["paper", *COLUMNS.values()], rows, id="inventory-table", num=range(1, len(cols) + 1))
 
 
 def sensitivity_html(rows: list[Mapping]) -> str:
@@ -239,14 +239,14 @@ def sensitivity_html(rows: list[Mapping]) -> str:
         ]
         for r in rows
     )
-    return _table(["claim", "changes", "false variant", "verdict", "refuted by"], body, id="sensitivity-table")
+    return html_table(["claim", "changes", "false variant", "verdict", "refuted by"], body, id="sensitivity-table")
 
 
 def claims_table_html(doc: Mapping) -> str:
     """One row per claim: id (link to its card), place in the paper, status, evidence, scope, golden check."""
     rows = []
     claims = doc["claims"]
-    for p in _ordered({c["paper"] for c in claims}, PAPERS):
+    for p in ordered({c["paper"] for c in claims}, PAPERS):
         rows.append(('class="paper"', [esc(p), "", "", "", "", ""]))
         for c in (c for c in claims if c["paper"] == p):
             check = '<span class="problem">✗ differs</span>' if c.get("problems") else "✓"
@@ -262,7 +262,7 @@ def claims_table_html(doc: Mapping) -> str:
                     check,
                 ]
             )
-    return _table(["claim", "where", "status", "evidence", "scope", "expected"], rows, id="claims-table")
+    return html_table(["claim", "where", "status", "evidence", "scope", "expected"], rows, id="claims-table")
 
 
 def _grid_html(claim: Mapping) -> str:
@@ -283,7 +283,7 @@ def _methods_html(claim: Mapping) -> str:
         ]
         for m in methods(claim)
     )
-    return _table(["kind", "method", "covers", "instances", "outcomes"], rows, cls="methods", num=(3,))
+    return html_table(["kind", "method", "covers", "instances", "outcomes"], rows, cls="methods", num=(3,))
 
 
 def _printed_html(printed: Mapping) -> str:
@@ -295,7 +295,7 @@ def _printed_html(printed: Mapping) -> str:
             continue
         what = "; ".join(f"{k}: {x}" for k, x in v.items() if k not in ("quote", "printed"))
         rows.append([esc(dim), esc(what), esc(v.get("quote", ""))])
-    return _table(["dimension", "as printed", "fixed by"], rows) if rows else ""
+    return html_table(["dimension", "as printed", "fixed by"], rows) if rows else ""
 
 
 def _coverage_html(cov: Mapping | None) -> str:
@@ -303,7 +303,7 @@ def _coverage_html(cov: Mapping | None) -> str:
     if not cov:
         return ""
     rows = ([esc(p["part"]), esc(p["decided"] or "UNDECIDED")] for p in cov["parts"])
-    return _table(["part of the printed class", "decided by"], rows)
+    return html_table(["part of the printed class", "decided by"], rows)
 
 
 def claim_cards_html(doc: Mapping, paper: str | None = None) -> str:
@@ -345,21 +345,21 @@ def claim_cards_html(doc: Mapping, paper: str | None = None) -> str:
         values = c.get("values") or {}
         if values:
             items.append(
-                ("values", _table(["name", "exact value"], ([esc(k), _value_html(v)] for k, v in values.items())))
+                ("values", html_table(["name", "exact value"], ([esc(k), value_html(v)] for k, v in values.items())))
             )
         if c.get("certificate"):
-            items.append(("certificate", _value_html(c["certificate"])))
+            items.append(("certificate", value_html(c["certificate"])))
         if c.get("errata"):
             items.append(
                 (
                     "errata",
-                    _table(
+                    html_table(
                         ["location", "printed", "correct", "class", "explanation"],
                         (
                             [
                                 esc(e["entry"]),
-                                _value_html(e["printed"]),
-                                _value_html(e["correct"]),
+                                value_html(e["printed"]),
+                                value_html(e["correct"]),
                                 esc(e["cls"]),
                                 esc(e["explanation"]),
                             ]

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 
 # ----------------------------------------------------------------------------------------------------------------------
 # Data for the plots (read from the results document, nothing recomputed)
-from udpm.report.document import TIMING_END, TIMING_START, _table, bounded_n_max, claim_link, esc
+from udpm.report.document import TIMING_END, TIMING_START, bounded_n_max, claim_link, esc, html_table
 
 
 def laplace_factor(a: float) -> float:
@@ -63,7 +63,7 @@ def reach_html(doc: Mapping) -> str:
         ]
         for f, rs in fams.items()
     )
-    return _table(
+    return html_table(
         ["family", "smallest bounded n", "largest bounded n", "claims (largest bounded n)"],
         table,
         id="reach-table",
@@ -80,5 +80,5 @@ def timings(doc: Mapping) -> list[tuple[str, float]]:
 def timing_table_html(doc: Mapping, top: int = 10) -> str:
     rows = sorted(timings(doc), key=lambda t: -t[1])[:top]
     total = sum(t for _, t in timings(doc))
-    body = _table(["claim", "seconds"], ([claim_link(c), f"{t:.2f}"] for c, t in rows), num=(1,))
+    body = html_table(["claim", "seconds"], ([claim_link(c), f"{t:.2f}"] for c, t in rows), num=(1,))
     return f"{TIMING_START}<p>Total check time {total:.1f} s; the {len(rows)} slowest claims:</p>{body}{TIMING_END}"
