@@ -85,3 +85,35 @@ def test_without_a_ray_the_feasible_candidate_is_repaired(monkeypatch: pytest.Mo
         1,
     )
     certify.check_certified(c)
+
+
+def _second(lp: LinearProgram, z: list[int], basis: list[int], free: list[int]) -> int | None:
+    std = certify.standard_form(lp)
+    return certify._second_optimum(std, [certify.Q(v) for v in z], basis, free, certify._Clock(10))
+
+
+EQ = LinearProgram(("x", "y", "u"), ((0, F(1)), (1, F(1))), (C([(0, 1), (1, 1)], "=", 1), C([(2, 1)], "=", 0)))
+BLOCKED = LinearProgram(
+    ("x", "y", "u"), ((0, F(1)), (1, F(1))), (C([(0, 1), (1, 1)], "=", 1), C([(2, 1), (1, 1)], "=", 0))
+)
+OPEN = LinearProgram(
+    ("x", "y", "u"), ((0, F(1)), (1, F(1))), (C([(0, 1), (1, 1)], "=", 1), C([(2, 1), (1, -1)], "=", 0))
+)
+
+
+@pytest.mark.parametrize(
+    "lp, z, basis, free, expected",
+    [
+        (EQ, [1, 0, 0], [0, 2], [1], 1),  # u is basic at 0 but w_u = 0: the edge along y is open
+        (BLOCKED, [1, 0, 0], [0, 2], [1], None),  # w_u = 1 > 0 at a basic 0: blocked
+        (OPEN, [1, 0, 0], [0, 2], [1], 1),  # w_u = -1
+        (EQ, [1, 0, 1], [0, 2], [1], 1),  # nondegenerate (as z says): the first free column
+        (BLOCKED, [1, 0, 0], [0, 2], [1, 1, 1, 1, 1, 1], None),  # every batch blocked
+        (BLOCKED, [1, 0, 0], [0, 2], [1, 1, 1, 1], None),  # exactly one full batch
+        (EQ, [1, 0, 0], [0, 5], [1], None),  # an artificial column left basic
+    ],
+)
+def test_second_optimum(
+    lp: LinearProgram, z: list[int], basis: list[int], free: list[int], expected: int | None
+) -> None:
+    assert _second(lp, z, basis, free) == expected
