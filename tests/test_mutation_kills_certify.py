@@ -117,3 +117,22 @@ def test_second_optimum(
     lp: LinearProgram, z: list[int], basis: list[int], free: list[int], expected: int | None
 ) -> None:
     assert _second(lp, z, basis, free) == expected
+
+
+def test_a_degenerate_optimum_with_blocked_edges_and_an_unbounded_face_is_not_unique() -> None:
+    # every edge from the basis {d, the three slacks} is blocked at the vertex 0, yet the optimal face is a cone
+    rows = (
+        C([(0, -2), (1, -1), (2, -2), (3, 2)], "<=", 0),
+        C([(0, -1), (1, 1), (2, -1), (3, -1)], "=", 0),
+        C([(3, -2)], "<=", 0),
+        C([(0, -2), (1, -2), (2, 2), (3, -2)], "<=", 0),
+    )
+    lp = LinearProgram(("a", "b", "c", "d"), ((0, F(2)),), rows)
+    std = certify.standard_form(lp)
+    z = [certify.Q(0)] * std.ncols
+    reduced = {0: 1, 1: 0, 2: 0, 3: 0, 4: 0, 5: 0, 6: 0}
+    clock = certify._Clock(10)
+    assert certify._second_optimum(std, z, [3, 4, 5, 6], [1, 2], clock) is None
+    assert certify._decide_unique(std, z, [3, 4, 5, 6], reduced, clock) == (False, None)
+    c = certify.solve(lp, timeout_s=10)
+    assert (c.objective, c.unique) == (0, False)
