@@ -63,7 +63,19 @@ CONFIGS: dict[str, dict] = {
     "one exact check": {"QUICK_CHECK_ROWS": 0, "MAX_EXACT_CHECKS": 1},
     "slow growth": {"QUICK_CHECK_ROWS": 0, "WARM_START": False, "MAX_ROUNDS": 3, "GROWTH_BITS": 4},
     "one round": {"QUICK_CHECK_ROWS": 0, "WARM_START": False, "MAX_ROUNDS": 1, "GROWTH_BITS": 70},
+    # HiGHS sees the first cost negated: its bases fail the exact check, which uses the true objective
+    "perturbed": {"_objective": "perturbed"},
+    "perturbed, no quick check": {"_objective": "perturbed", "QUICK_CHECK_ROWS": 0},
+    "perturbed, cold": {"_objective": "perturbed", "QUICK_CHECK_ROWS": 0, "WARM_START": False},
+    "perturbed, two checks": {"_objective": "perturbed", "QUICK_CHECK_ROWS": 0, "MAX_EXACT_CHECKS": 2},
+    "perturbed, one round": {"_objective": "perturbed", "QUICK_CHECK_ROWS": 0, "MAX_ROUNDS": 1},
 }
+
+_OBJECTIVE = refinement._objective
+
+
+def perturbed(std: object) -> list[flint.fmpq]:
+    return [-v if j == 0 else v for j, v in enumerate(_OBJECTIVE(std))]
 
 
 def trace(lp: LinearProgram) -> tuple:
@@ -80,6 +92,51 @@ def digest(value: object) -> str:
 
 # (config, lp) -> digest of trace(lp) under that configuration
 TRACES: dict[tuple[str, str], str] = {
+    ("perturbed", "two rows"): "f36f3b5c9ef97ad7",
+    ("perturbed", "degenerate"): "2001716af151cf49",
+    ("perturbed", "equality"): "b40b134e830c353c",
+    ("perturbed", "mixed"): "7494e2a9a86d0acb",
+    ("perturbed", "irrational objective"): "f36f3b5c9ef97ad7",
+    ("perturbed", "grs2011 U n=8"): "2b836e81d32d58f5",
+    ("perturbed", "grs2011 M n=8"): "5f7b38f8c68f24dc",
+    ("perturbed", "infeasible"): "1606337819615c36",
+    ("perturbed", "unbounded"): "6106978de9c51172",
+    ("perturbed, no quick check", "two rows"): "f36f3b5c9ef97ad7",
+    ("perturbed, no quick check", "degenerate"): "2001716af151cf49",
+    ("perturbed, no quick check", "equality"): "98185d7a4aed66a4",
+    ("perturbed, no quick check", "mixed"): "2a7e240ba46caa40",
+    ("perturbed, no quick check", "irrational objective"): "f36f3b5c9ef97ad7",
+    ("perturbed, no quick check", "grs2011 U n=8"): "ed694b76aaf3ff99",
+    ("perturbed, no quick check", "grs2011 M n=8"): "f4bd613309a5094f",
+    ("perturbed, no quick check", "infeasible"): "1606337819615c36",
+    ("perturbed, no quick check", "unbounded"): "0f97370a8e38f7e3",
+    ("perturbed, cold", "two rows"): "f36f3b5c9ef97ad7",
+    ("perturbed, cold", "degenerate"): "2001716af151cf49",
+    ("perturbed, cold", "equality"): "8608f72a96fd5f4b",
+    ("perturbed, cold", "mixed"): "4b82e94d04301b08",
+    ("perturbed, cold", "irrational objective"): "f36f3b5c9ef97ad7",
+    ("perturbed, cold", "grs2011 U n=8"): "90a7d503e7e21800",
+    ("perturbed, cold", "grs2011 M n=8"): "2f45e8da3a113003",
+    ("perturbed, cold", "infeasible"): "1606337819615c36",
+    ("perturbed, cold", "unbounded"): "c967a979332978bf",
+    ("perturbed, two checks", "two rows"): "f36f3b5c9ef97ad7",
+    ("perturbed, two checks", "degenerate"): "2001716af151cf49",
+    ("perturbed, two checks", "equality"): "98185d7a4aed66a4",
+    ("perturbed, two checks", "mixed"): "2a7e240ba46caa40",
+    ("perturbed, two checks", "irrational objective"): "f36f3b5c9ef97ad7",
+    ("perturbed, two checks", "grs2011 U n=8"): "ed694b76aaf3ff99",
+    ("perturbed, two checks", "grs2011 M n=8"): "f4bd613309a5094f",
+    ("perturbed, two checks", "infeasible"): "1606337819615c36",
+    ("perturbed, two checks", "unbounded"): "0f97370a8e38f7e3",
+    ("perturbed, one round", "two rows"): "f36f3b5c9ef97ad7",
+    ("perturbed, one round", "degenerate"): "2001716af151cf49",
+    ("perturbed, one round", "equality"): "98185d7a4aed66a4",
+    ("perturbed, one round", "mixed"): "2a7e240ba46caa40",
+    ("perturbed, one round", "irrational objective"): "f36f3b5c9ef97ad7",
+    ("perturbed, one round", "grs2011 U n=8"): "ed694b76aaf3ff99",
+    ("perturbed, one round", "grs2011 M n=8"): "921d77c53224b7aa",
+    ("perturbed, one round", "infeasible"): "1606337819615c36",
+    ("perturbed, one round", "unbounded"): "83438c7c0d13baeb",
     ("default", "two rows"): "4a210b8f6f4f72bf",
     ("default", "degenerate"): "924b8b0bdb8ef429",
     ("default", "equality"): "b40b134e830c353c",
@@ -198,7 +255,7 @@ LITERAL: list[tuple[str, str, tuple]] = [
 @pytest.fixture
 def config(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     for k, v in CONFIGS[request.param].items():
-        monkeypatch.setattr(refinement, k, v)
+        monkeypatch.setattr(refinement, k, perturbed if v == "perturbed" else v)
     return request.param
 
 
@@ -218,6 +275,8 @@ def test_traces_of_every_lp_under_every_configuration(config: str) -> None:
     [
         (flint.fmpq(0), 5, 0.0),
         (flint.fmpq(3), 0, 3.0),
+        (flint.fmpq(3), 1, 6.0),
+        (flint.fmpq(-3), 2, -12.0),
         (flint.fmpq(-(2**53)), 0, float(-(2**53))),
         (flint.fmpq(2**53 + 1), 0, 9007199254740992.0),
         (flint.fmpq(1, 3), 0, 1 / 3),
@@ -284,3 +343,24 @@ NATIVE: dict[str, str] = {
     "equality": "9215d1797126566f",
     "degenerate": "2bba133e5c256e7b",
 }
+
+
+@pytest.mark.parametrize(
+    "atom, expected",
+    [
+        # sqrt(2) and exp(100) to 120 bits: the first has a negative binary exponent, the second a positive one
+        (sympy.sqrt(2), flint.fmpq(939906129562517623222788173740722879, 2**119)),
+        (sympy.exp(100), flint.fmpq(26881171418161354484126255515800135886962688)),
+    ],
+)
+def test_objective_rounds_each_atom_to_120_bits(atom: sympy.Expr, expected: flint.fmpq) -> None:
+    lp = LinearProgram(("x", "y"), ((0, atom), (1, F(1))), (C([(0, 1), (1, 1)], ">=", 1),))
+    assert refinement._objective(standard_form(lp)) == [expected, flint.fmpq(1), flint.fmpq(0)]
+
+
+def test_attempt_records_its_seconds(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(refinement, "QUICK_CHECK_ROWS", 0)
+    refinement.refined_basis(standard_form(LPS["grs2011 M n=8"]), 30)
+    seconds = [s["seconds"] for s in refinement.LAST if "seconds" in s]
+    assert len(seconds) == 1 and isinstance(seconds[0], float) and 0 <= seconds[0] < 30
+    assert round(seconds[0], 3) == seconds[0]
