@@ -6,6 +6,7 @@ The traces are HiGHS's deterministic answers on these small LPs; each is pinned 
 
 import hashlib
 from fractions import Fraction as F
+from typing import ClassVar
 
 import flint
 import pytest
@@ -364,3 +365,49 @@ def test_attempt_records_its_seconds(monkeypatch: pytest.MonkeyPatch) -> None:
     seconds = [s["seconds"] for s in refinement.LAST if "seconds" in s]
     assert len(seconds) == 1 and isinstance(seconds[0], float) and 0 <= seconds[0] < 30
     assert round(seconds[0], 3) == seconds[0]
+
+
+class RecordingClock:
+    """A clock that never expires and records its bound and what it was ticked for."""
+
+    made: ClassVar[list[float]] = []
+    ticks: ClassVar[list[str]] = []
+
+    def __init__(self, timeout_s: float) -> None:
+        self.timeout_s = timeout_s
+        self.deadline = float("inf")
+        RecordingClock.made.append(timeout_s)
+
+    def tick(self, what: str) -> None:
+        RecordingClock.ticks.append(what)
+
+
+def test_attempt_and_first_check_bound_their_exact_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(refinement, "_Clock", RecordingClock)
+    monkeypatch.setattr(RecordingClock, "made", [])
+    monkeypatch.setattr(RecordingClock, "ticks", [])
+    std = standard_form(LPS["grs2011 M n=8"])
+    assert refinement._attempt(std, 0.5, {}, {"rounds": 0, "exact_checks": 0, "converged": False}) is not None
+    start = refinement._native_start(std, refinement._objective(std), 10, {})
+    assert refinement._first_basis_exact(std, start, 1e-5) is not None
+    assert RecordingClock.made == [0.5, 1e-3]  # a bound below 1 ms is raised to 1 ms
+    assert "iterative refinement" in RecordingClock.ticks
+
+
+def test_native_start_sets_highs_time_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    import highspy
+
+    calls: list[tuple[str, object, object]] = []
+
+    class Recording(highspy.Highs):
+        def setOptionValue(self, name: str, value: object) -> object:
+            status = super().setOptionValue(name, value)
+            calls.append((name, value, status))
+            return status
+
+    monkeypatch.setattr(highspy, "Highs", Recording)
+    refinement._native_start(
+        standard_form(LPS["two rows"]), refinement._objective(standard_form(LPS["two rows"])), 7, {}
+    )
+    assert calls[0] == ("time_limit", 7.0, highspy.HighsStatus.kOk)
+    assert all(status == highspy.HighsStatus.kOk for _, _, status in calls)
