@@ -411,3 +411,19 @@ def test_native_start_sets_highs_time_limit(monkeypatch: pytest.MonkeyPatch) -> 
     )
     assert calls[0] == ("time_limit", 7.0, highspy.HighsStatus.kOk)
     assert all(status == highspy.HighsStatus.kOk for _, _, status in calls)
+
+
+def test_the_quick_check_covers_exactly_quick_check_rows(monkeypatch: pytest.MonkeyPatch) -> None:
+    std = standard_form(LPS["two rows"])
+    monkeypatch.setattr(refinement, "QUICK_CHECK_ROWS", std.m)
+    assert refinement.refined_basis(std, 30) == [0, 1]
+    assert [s["options"] for s in refinement.LAST] == ["first basis, exact check"]
+    monkeypatch.setattr(refinement, "QUICK_CHECK_ROWS", std.m - 1)
+    refinement.refined_basis(standard_form(LPS["two rows"]), 30)
+    assert [s["options"] for s in refinement.LAST] == [refinement.ATTEMPTS[0]]
+
+
+def test_a_bound_under_one_second_still_runs_an_attempt(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(refinement, "QUICK_CHECK_ROWS", 0)
+    assert refinement.refined_basis(standard_form(LPS["two rows"]), 0.5) == [0, 1]
+    assert len(refinement.LAST) == 1 and refinement.LAST[0]["converged"]
