@@ -146,15 +146,15 @@ def _exact_ray(std: _Std, clock: _Clock) -> int | None:
     hb, ray = proposal
     try:
         basis = _complete_basis(std, hb, clock) if len(hb) < std.m else list(hb)
-        B = _Basis(std, basis, clock)
+        in_basis = set(basis)
+        cand = sorted((j for j in range(std.ncols) if j not in in_basis and ray[j] > 0), key=lambda j: -ray[j])
+        cand = cand[:SECOND_OPTIMUM_BATCH]
+        if not cand:
+            return None
+        # _Basis factors lazily: a singular proposal raises Singular here
+        w = _Basis(std, basis, clock)._solve([[std.cols[j].get(k, ZERO) for j in cand] for k in range(std.m)])
     except CertificationFailed:
         return None
-    in_basis = set(basis)
-    cand = sorted((j for j in range(std.ncols) if j not in in_basis and ray[j] > 0), key=lambda j: -ray[j])
-    cand = cand[:SECOND_OPTIMUM_BATCH]
-    if not cand:
-        return None
-    w = B._solve([[std.cols[j].get(k, ZERO) for j in cand] for k in range(std.m)])
     for t, j in enumerate(cand):
         if any(w[pos][t] > 0 for pos in range(std.m)):
             continue
