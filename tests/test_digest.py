@@ -14,6 +14,7 @@ import pytest
 
 from udpm.outputs import console as con
 from udpm.outputs.readme_block import refuted_only_at_an_end
+from udpm.report.errata import errata_groups
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The claim records of a full quick run, trimmed to the fields the console prints.
@@ -214,7 +215,7 @@ def test_the_digest_groups_errata_by_claim_and_class():
     doc = run_doc()
     text = " ".join(line.strip() for line in digest_of(doc))
     listing = text[text.index("errata (") :]
-    for cid, cls, entries in con.errata_groups(doc["claims"]):
+    for cid, cls, entries in errata_groups(doc["claims"]):
         count = f"{len(entries)} " if len(entries) > 1 else ""  # a class alone: one entry
         assert re.search(rf"{re.escape(cid)}: ((\d+ )?[a-z ]+, )*{count}{cls}[,;]?( |$)", listing), (cid, cls)
     assert "gs2010.table1: 20 rounding," in listing and "Table 1(a)" not in listing  # one row per claim and class

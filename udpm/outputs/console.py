@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 
 from udpm.claims.evidence import Status
 from udpm.outputs.results import Outcome, document
+from udpm.report.errata import errata_groups
 
 #: The console width: fixed, so that a CI log and a terminal show the same lines.
 WIDTH = 120
@@ -117,15 +118,6 @@ def partial_reason(claim: Mapping) -> str:
     """The parts of a partial claim's printed class left undecided, or the claim it rests on."""
     undecided = (claim.get("coverage") or {}).get("undecided") or []
     return "; ".join(undecided) or f"rests on {claim['capped_by']}, decided on part of its printed class"
-
-
-def errata_groups(claims: Sequence[Mapping]) -> list[tuple[str, str, list[Mapping]]]:
-    """(claim id, class, entries) in run order, classes in order of first appearance within a claim."""
-    groups: dict[tuple[str, str], list[Mapping]] = {}
-    for c in claims:
-        for e in c.get("errata") or []:
-            groups.setdefault((c["id"], e["cls"]), []).append(e)
-    return [(cid, cls, entries) for (cid, cls), entries in groups.items()]
 
 
 # --- the digest -----------------------------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from udpm.claims.tables import ROOT
-from udpm.report.errata import errata, errata_summary
+from udpm.report.errata import errata, errata_groups, errata_summary
 from udpm.report.html import (
     BASELINE,
     PAPERS,
@@ -152,16 +152,18 @@ def _ids(claims: Sequence[Mapping]) -> str:
 
 
 def errata_by_claim(pairs: Sequence[tuple[Mapping, Mapping]]) -> str:
-    """One entry per claim, its errata counted by class: "`gs2010.table1` (22 rounding, 1 typo)".
+    """One entry per claim (in the order of ``pairs``), its errata counted by class, the most frequent first:
+    "`gs2010.table1` (22 rounding, 1 typo)".
 
-    >>> errata_by_claim([({"id": "t"}, {"cls": c}) for c in ("typo", "rounding", "typo")])
+    >>> errata_by_claim([({"id": "t", "errata": [{"cls": c} for c in ("typo", "rounding", "typo")]}, {})])
     '`t` (2 typo, 1 rounding)'
     """
-    by: dict[str, Counter] = {}
-    for c, e in pairs:
-        by.setdefault(c["id"], Counter())[e["cls"]] += 1
+    claims = list({c["id"]: c for c, _ in pairs}.values())
+    by: dict[str, list[tuple[int, str]]] = {}
+    for cid, cls, entries in errata_groups(claims):
+        by.setdefault(cid, []).append((len(entries), cls))
     return "; ".join(
-        f"`{cid}` (" + ", ".join(f"{k} {cls}" for cls, k in sorted(n.items(), key=lambda x: (-x[1], x[0]))) + ")"
+        f"`{cid}` (" + ", ".join(f"{k} {cls}" for k, cls in sorted(n, key=lambda x: (-x[0], x[1]))) + ")"
         for cid, n in by.items()
     )
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from udpm.report.document import PAPERS, claim_link, esc, html_table, plural, value_html
 
@@ -64,3 +64,12 @@ def location(claim: Mapping, erratum: Mapping) -> str:
     """The erratum's entry, prefixed with the claim's place in the paper when the entry is only an index like [0][2]."""
     entry = str(erratum.get("entry", ""))
     return f"{claim.get('where', '')} {entry}".strip() if not entry or entry.startswith("[") else entry
+
+
+def errata_groups(claims: Sequence[Mapping]) -> list[tuple[str, str, list[Mapping]]]:
+    """(claim id, class, entries) in run order, classes in order of first appearance within a claim."""
+    groups: dict[tuple[str, str], list[Mapping]] = {}
+    for c in claims:
+        for e in c.get("errata") or []:
+            groups.setdefault((c["id"], e["cls"]), []).append(e)
+    return [(cid, cls, entries) for (cid, cls), entries in groups.items()]
