@@ -51,7 +51,7 @@ def show(x: object, limit: int = 60) -> str:
 
 
 def _is_numpy_array(x: object) -> bool:
-    return type(x).__module__.split(".")[0] == "numpy" and hasattr(x, "shape")
+    return is_numpy(x) and hasattr(x, "shape")
 
 
 def rational(x: object, what: str = "value") -> Fraction:
