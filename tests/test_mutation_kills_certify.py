@@ -46,6 +46,7 @@ def ray(**nonzero: float) -> list[float]:
         ([{"unbounded": ([5], ray(y=1))}], None),  # a singular basis: no decision
         ([{"unbounded": ([], ray(y=1))}], None),
         ([{"unbounded": ([], ray(y=1, u=1, s=1))}], None),
+        ([{"unbounded": ([], ray(r=1))}], 5),  # HiGHS's basis is completed (by the slack): r is a ray from it
     ],
 )
 def test_exact_ray(last: list[dict], expected: int | None, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -136,3 +137,58 @@ def test_a_degenerate_optimum_with_blocked_edges_and_an_unbounded_face_is_not_un
     assert certify._decide_unique(std, z, [3, 4, 5, 6], reduced, clock) == (False, None)
     c = certify.solve(lp, timeout_s=10)
     assert (c.objective, c.unique) == (0, False)
+
+
+def _at_the_slack_vertex(lp: LinearProgram) -> tuple:
+    """The standard form of ``lp`` at the vertex where every slack is basic: (std, z, basis, reduced, clock)."""
+    std = certify.standard_form(lp)
+    clock = certify._Clock(10)
+    basis = [s for s in std.slack_of_row if s is not None]
+    B = certify._Basis(std, basis, clock)
+    z, y = B.primal(), B.dual()
+    return std, z, basis, certify._check(std, z, y, basis, clock), clock
+
+
+def _refuse(what: str):
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError(f"{what} was run")
+
+    return refuse
+
+
+# x, y, w >= 0, x <= y + w, y <= x + w, w <= x + y, x + y + w <= 1, objective 0: the optimal face is the whole
+# bounded polytope; at the vertex 0 with the four slacks basic, each of x, y, w is blocked by one of the
+# first three rows (basic at 0), so no edge shows a second optimum and the optimal-face LP decides.
+BOUNDED_FACE = LinearProgram(
+    ("x", "y", "w"),
+    (),
+    (
+        C([(0, 1), (1, -1), (2, -1)], "<=", 0),
+        C([(0, -1), (1, 1), (2, -1)], "<=", 0),
+        C([(0, -1), (1, -1), (2, 1)], "<=", 0),
+        C([(0, 1), (1, 1), (2, 1)], "<=", 1),
+    ),
+)
+# x, y >= 0, x + y <= 0: the vertex 0 is the only feasible point, though both edges have reduced cost 0.
+ONE_POINT = LinearProgram(("x", "y"), (), (C([(0, 1), (1, 1)], "<=", 0),))
+
+
+def test_a_bounded_optimal_face_behind_blocked_edges_is_not_a_point(monkeypatch: pytest.MonkeyPatch) -> None:
+    std, z, basis, reduced, clock = _at_the_slack_vertex(BOUNDED_FACE)
+    assert certify._second_optimum(std, z, basis, [0, 1, 2], clock) is None
+    # the vertex is not optimal for the face LP: HiGHS proposes its optimum, no exact pivot from the vertex
+    monkeypatch.setattr(certify, "_simplex", _refuse("the exact simplex"))
+    assert certify._decide_unique(std, z, basis, reduced, clock) == (False, None)
+    monkeypatch.undo()
+    assert certify.solve(BOUNDED_FACE, timeout_s=10).unique is False
+
+
+def test_a_unique_degenerate_optimum_is_proved_from_the_vertex_without_highs(monkeypatch: pytest.MonkeyPatch) -> None:
+    std, z, basis, reduced, clock = _at_the_slack_vertex(ONE_POINT)
+    assert certify._second_optimum(std, z, basis, [0, 1], clock) is None
+    # the optimal-face LP starts from the vertex, which is already its optimum: HiGHS is not asked
+    monkeypatch.setattr(certify, "_highs_basis", _refuse("HiGHS"))
+    assert certify._decide_unique(std, z, basis, reduced, clock) == (True, (F(-1),))
+    monkeypatch.undo()
+    c = certify.solve(ONE_POINT, timeout_s=10)
+    assert (c.unique, c.extra) == (True, {"uniqueness_dual": (F(-1),)})
