@@ -32,11 +32,6 @@ Pmf = Callable[[Expr], Expr]
 BOUNDED_N = 8  # the largest n of the exact cross-checks of the library
 
 
-def geometric_pmf(delta: Expr) -> Expr:
-    """grs2011 (1), gs2010 Definition 1: Pr[Delta = delta] = (1-a)/(1+a) a^|delta|."""
-    return (1 - a) / (1 + a) * a ** sp.Abs(delta)
-
-
 def below_one(e: Expr) -> Expr:
     """Simplify under 0 < alpha < 1: resolve sympy's Piecewise branches and alpha**oo = 0."""
     e = sp.refine(sp.sympify(e), sp.Q.lt(a, 1))

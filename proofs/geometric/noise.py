@@ -10,6 +10,7 @@ from proofs.geometric.symbolic import a, below_one, k
 
 
 def geometric_pmf(delta: sp.Expr) -> sp.Expr:
+    """grs2011 (1), gs2010 Definition 1: Pr[Delta = delta] = (1-a)/(1+a) a^|delta|."""
     return (1 - a) / (1 + a) * a ** sp.Abs(delta)
 
 

@@ -21,13 +21,13 @@ from proofs.geometric.case_split import (
     Pmf,
     a,
     decide_parts,
-    geometric_pmf,
     is_zero,
     k,
     p,
     q,
     series,
 )
+from proofs.geometric.noise import geometric_pmf
 from proofs.geometric.truncated import clamp_remap_matches
 from udpm.claims.instances import BOUNDED
 from udpm.claims.registry import Context, Findings, checks

@@ -22,13 +22,13 @@ from proofs.geometric.case_split import (
     band_counterexample,
     below_one,
     decide_parts,
-    geometric_pmf,
     is_zero,
     k,
     p,
     q,
     series,
 )
+from proofs.geometric.noise import geometric_pmf
 from udpm.claims.instances import BOUNDED
 from udpm.claims.registry import Context, Findings, checks
 from udpm.core.mechanisms import geometric_window, truncated_geometric

@@ -14,10 +14,10 @@ from proofs.boundary.geometric import END_MECHANISMS, ENDS, GS2010_RANGE, end_me
 from proofs.geometric.case_split import (
     Pmf,
     decide_parts,
-    geometric_pmf,
     prove_sums_to_one,
     prove_translation_invariant_dp,
 )
+from proofs.geometric.noise import geometric_pmf
 from udpm.claims.registry import Context, Findings, checks
 
 

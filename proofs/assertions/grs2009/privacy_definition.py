@@ -22,7 +22,8 @@ import z3
 from proofs.assertions.grs2009.common import ONE, SYMBOLIC_ALPHA, witnessed
 from proofs.boundary.geometric import point_mass_pmf_at_zero
 from proofs.geometric.case_split import a as ALPHA_SYM
-from proofs.geometric.case_split import geometric_pmf, prove_sums_to_one, prove_translation_invariant_dp
+from proofs.geometric.case_split import prove_sums_to_one, prove_translation_invariant_dp
+from proofs.geometric.noise import geometric_pmf
 from udpm.claims.instances import ALL_N, BOUNDED
 from udpm.claims.registry import Context, Findings, checks
 from udpm.claims.statements import AlphaRange
