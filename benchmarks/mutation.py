@@ -19,18 +19,15 @@ edit.  Per module it:
    mutant, and records the first test that fails ("killed by <test>");
 4. merges ``benchmarks/mutation_equivalents.json`` (mutant name -> reason), kept by hand;
 5. writes ``benchmarks/results/mutation.json``: per module the counts, score = killed / (total -
-   equivalent - legacy), and every mutant the pre-existing tests let through with its one-line diff and
+   equivalent), and every mutant the pre-existing tests let through with its one-line diff and
    its verdict.
 
-Timeouts count as killed (the mutant was detected: the tests did not pass).  Mutants in the legacy
-part of ``udpm/claims/registry.py`` (while it still exists) are listed as "legacy, being deleted" and left out
-of the score.
+Timeouts count as killed (the mutant was detected: the tests did not pass).
 """
 
 from __future__ import annotations
 
 import argparse
-import ast
 import json
 import os
 import subprocess
@@ -84,16 +81,6 @@ MODULES: dict[str, list[str]] = {
 SHARED_NEW_TESTS: dict[str, list[str]] = {
     **{m: ["tests/test_guardrails_certify.py"] for m in ("exact_signs", "exact_lp", "exact_simplex")},
     "refinement": ["tests/test_guardrails_certify.py", "tests/test_refinement_steps.py"],
-}
-
-#: The legacy section of udpm/claims/registry.py (being deleted, with the two unused helpers of udpm/claims/tables.py
-# built on
-#: its Scope / Result): its mutants are not scored while it exists.
-LEGACY = {
-    "claims": {
-        *("Scope", "Result", "exact_values", "refuted", "refuted_at", "verified", "tested", "proved", "_from_legacy")
-    },
-    "tables": {"table_result", "classify_approximations"},
 }
 
 STATUS = {
@@ -224,27 +211,6 @@ def run_mutmut(dest: Path) -> float:
 def verdicts(dest: Path, module: str) -> dict[str, str]:
     meta = json.loads((dest / "mutants" / f"{source(module)}.meta").read_text())
     return {k: STATUS.get(v, "suspicious") for k, v in sorted(meta["exit_code_by_key"].items())}
-
-
-def legacy_names(module: str) -> set[str]:
-    """The legacy functions/classes that still exist in the module (none once the section is deleted)."""
-    names = LEGACY.get(module, set())
-    if not names:
-        return set()
-    tree = ast.parse((ROOT / source(module)).read_text())
-    present = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
-    return names & present
-
-
-def owner(mutant: str) -> tuple[str, str | None]:
-    """(function, class) of a mutant name such as udpm.m.x_f__mutmut_3 or udpm.m.xǁCǁf__mutmut_1."""
-    r = mutant.partition("__mutmut_")[0].rpartition(".")[2]
-    if "ǁ" in r:
-        return r[r.rindex("ǁ") + 1 :], r[r.index("ǁ") + 1 : r.rindex("ǁ")]
-    return r[2:], None
-
-
-# ---------------------------------------------------------------- runs inside the mutants directory
 
 
 def attribute(names_file: str, tests: list[str], out_file: str, per_mutant_s: int = 60) -> None:
@@ -401,7 +367,6 @@ def module_result(module: str, reuse: bool) -> dict:
         raise SystemExit(f"diffs failed for {module}:\n{r.stderr[-3000:]}")
     diff = json.loads((dest / "diffs.json").read_text()) if open_ else {}
 
-    legacy = legacy_names(module)
     counts = {
         "total": len(status),
         "killed": 0,
@@ -411,21 +376,16 @@ def module_result(module: str, reuse: bool) -> dict:
         "survived": 0,
         "no_tests": 0,
         "equivalent": 0,
-        "legacy_excluded": 0,
     }
     survivors = []
     for n, s in status.items():
-        fn, cls = owner(n)
         if s in ("killed", "timeout", "segfault", "caught by type check"):
             counts["killed"] += 1
             counts["killed_by_existing_tests"] += 1
             counts["timeout"] += s == "timeout"
             continue
         entry = {"name": n, "diff": diff.get(n, ""), "mutmut": s}
-        if (cls or fn) in legacy:
-            counts["legacy_excluded"] += 1
-            entry["verdict"] = "legacy, being deleted"
-        elif killed_by.get(n):
+        if killed_by.get(n):
             counts["killed"] += 1
             counts["killed_by_new_tests"] += 1
             entry["verdict"] = f"killed by {killed_by[n]}"
@@ -436,7 +396,7 @@ def module_result(module: str, reuse: bool) -> dict:
             counts["survived" if s != "no tests" else "no_tests"] += 1
             entry["verdict"] = "survived" if s != "no tests" else "not covered by any test"
         survivors.append(entry)
-    scored = counts["total"] - counts["equivalent"] - counts["legacy_excluded"]
+    scored = counts["total"] - counts["equivalent"]
     counts["score"] = round(counts["killed"] / scored, 4) if scored else None
     return {
         **counts,
@@ -470,7 +430,7 @@ def main() -> None:
         doc["modules"][module] = res
         print(
             f"{module}: {res['killed']}/{res['total']} killed, {res['equivalent']} equivalent, "
-            f"{res['legacy_excluded']} legacy, {res['survived'] + res['no_tests']} open, score {res['score']}",
+            f"{res['survived'] + res['no_tests']} open, score {res['score']}",
             flush=True,
         )
         write(doc)
@@ -487,16 +447,15 @@ def write(doc: dict) -> None:
         "survived",
         "no_tests",
         "equivalent",
-        "legacy_excluded",
     )
     tot = {k: sum(m[k] for m in mods.values()) for k in keys}
-    scored = tot["total"] - tot["equivalent"] - tot["legacy_excluded"]
+    scored = tot["total"] - tot["equivalent"]
     tot["score"] = round(tot["killed"] / scored, 4) if scored else None
     import importlib.metadata
 
     out = {
         "tool": f"mutmut {importlib.metadata.version('mutmut')}",
-        "score": "killed / (total - equivalent - legacy_excluded); timeouts count as killed",
+        "score": "killed / (total - equivalent); timeouts count as killed",
         "total": tot,
         "modules": {m: mods[m] for m in MODULES if m in mods},
     }

@@ -1,7 +1,6 @@
 """Guard rails of udpm.claims.registry (mutation-run kills): one check per declared claim, globs that must match,
 dependencies in order and without cycles, and a check that crashes, runs away or returns the wrong
-thing is an error or inconclusive, never a pass.  (The LEGACY section is not tested here: it is being
-deleted.)"""
+thing is an error or inconclusive, never a pass."""
 
 import signal
 import sys
