@@ -28,6 +28,8 @@ Timeouts count as killed (the mutant was detected: the tests did not pass).
 from __future__ import annotations
 
 import argparse
+import ast
+import hashlib
 import json
 import os
 import subprocess
@@ -58,6 +60,7 @@ MODULES: dict[str, list[str]] = {
     "coverage": ["tests/test_coverage.py", "tests/test_evidence.py"],
     "tables": ["tests/test_tables.py"],
     "instances": ["tests/test_evidence.py", "tests/test_coverage.py"],
+    "findings": ["tests/test_evidence.py", "tests/test_coverage.py"],
     "records": [],  # its pre-existing tests (test_cache, test_executor, test_shards) run whole claims or clusters
     "certificates": ["tests/test_certificates.py"],
     "certify": ["tests/test_certify.py", "tests/test_certificates.py"],
@@ -110,6 +113,7 @@ SOURCES = {
     "coverage": "udpm/claims/coverage.py",
     "tables": "udpm/claims/tables.py",
     "instances": "udpm/claims/instances.py",
+    "findings": "udpm/claims/findings.py",
     "records": "udpm/claims/records.py",
     "claims": "udpm/claims/registry.py",
     "every_user": "udpm/auditing/every_user.py",
@@ -125,6 +129,24 @@ SOURCES = {
 def source(module: str) -> str:
     """The file of ``module`` (a key of MODULES), relative to the checkout."""
     return SOURCES[module]
+
+
+def code_digest(text: str) -> str:
+    """sha256 of a module's code as mutmut sees it: its syntax tree without docstrings and imports, so that
+    formatting, documentation and moved imports keep a recorded run current, and any other edit makes it stale."""
+    tree = ast.parse(text)
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(body, list):
+            body[:] = [
+                n
+                for n in body
+                if not isinstance(n, (ast.Import, ast.ImportFrom))
+                and not (
+                    isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant) and isinstance(n.value.value, str)
+                )
+            ] or [ast.Pass()]
+    return hashlib.sha256(ast.dump(tree).encode()).hexdigest()
 
 
 def new_tests(module: str, root: Path = ROOT) -> list[str]:
@@ -398,8 +420,11 @@ def module_result(module: str, reuse: bool) -> dict:
         survivors.append(entry)
     scored = counts["total"] - counts["equivalent"]
     counts["score"] = round(counts["killed"] / scored, 4) if scored else None
+    mutated = dest / source(module)
     return {
         **counts,
+        "source": source(module),
+        "code_sha256": code_digest(mutated.read_text()) if mutated.exists() else None,
         "existing_tests": MODULES[module],
         "new_tests": tests,
         "deselected_failing_on_clean_tree": deselected,
