@@ -1,9 +1,9 @@
 """The claim registry's task plans and restricted claims, pinned as their docstrings describe them.
 
 A planned check asks :func:`part` for each task (answered from :func:`supplied` parts for its own
-(claim, descriptor), decided otherwise) and :func:`absorb` s the answer; a claim that restates a printed one on
-part of its class is decided by the printed claim's check (:func:`restricted`, :func:`restrict`), and
-:func:`load_checkers` binds it so when it has no check of its own.
+(claim, descriptor), decided otherwise) and appends its decisions with :func:`absorb`; a claim that
+restates a printed one on part of its class is decided by the printed claim's check (:func:`restricted`,
+:func:`restrict`), and :func:`load_checkers` binds it so when it has no check of its own.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from udpm.claims.findings import Findings
 from udpm.claims.instances import BOUNDED, Erratum, Outcome
 from udpm.claims.registry import Claim, Context, Plan
 from udpm.claims.statements import AlphaRange, PrintedClass
+from udpm.errors import HarnessError
 
 WIDE = PrintedClass(AlphaRange.parse("(0, 1)"), "0 < alpha < 1", None)
 NARROW = PrintedClass(AlphaRange.parse("[1/2, 1)"), "alpha >= 1/2", None)
@@ -166,7 +167,7 @@ def test_absorb_appends_every_decision_whole_and_in_order():
     assert rec.decisions[2].detail == "x = 3" and rec.decisions[2].smt == (("h2", "sat"), ("h3", "unsat"))
     assert rec.decisions[0].instance == earlier
     assert rec.values == {} and rec.errata == [] and rec.certificate is None  # decisions only
-    with pytest.raises(Exception, match="decided the same instance twice"):
+    with pytest.raises(HarnessError, match="decided the same instance twice"):
         claims.absorb(rec, found)
 
 
