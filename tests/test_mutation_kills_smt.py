@@ -197,13 +197,15 @@ CASES = {
         "unsat", False, ("unknown", "timeout"), None,
         (SolverTimeout, f"z3 answered unsat; cvc5 stopped by its last-resort clock (timeout, 25 s) before its "
          f"resource limit (4 s of work): {CLOCK}", None),
-        4.0, "z3 unsat, cvc5 stopped by its clock", None,
+        4.0, "z3 unsat, cvc5 stopped by its clock",
+        "2 SMT queries, cvc5 agreed on 0; 2 undecided (z3 unsat, cvc5 stopped by its clock)",
     ),
     "unsat, cvc5 killed by its clock": (
         "unsat", True, ("unknown", "killed after 25.5 s"), None,
         (SolverTimeout, f"z3 answered unsat; cvc5 stopped by its last-resort clock (killed after 25.5 s, 25 s) "
          f"before its resource limit (4 s of work): {CLOCK}", None),
-        4.0, "z3 unsat, cvc5 stopped by its clock", None,
+        4.0, "z3 unsat, cvc5 stopped by its clock",
+        "2 SMT queries, cvc5 agreed on 0; 2 undecided (z3 unsat, cvc5 stopped by its clock)",
     ),
     # cvc5 started beside z3 with the capped budget; z3 unknown: cvc5 again with z3's full budget
     "z3 unknown, cvc5 unsat on the full budget": (
@@ -230,7 +232,8 @@ CASES = {
         "unknown", True, ("unknown", "timeout"), None,
         (SolverTimeout, f"z3 answered unknown; cvc5 stopped by its last-resort clock (timeout, 25 s) before its "
          f"resource limit (4 s of work): {CLOCK}", None),
-        4.0, "z3 unknown, cvc5 stopped by its clock", None,
+        4.0, "z3 unknown, cvc5 stopped by its clock",
+        "2 SMT queries, cvc5 agreed on 0; 2 undecided (z3 unknown, cvc5 stopped by its clock)",
     ),
 }  # fmt: skip
 

@@ -264,7 +264,7 @@ def second_opinion_summary() -> str:
         z3_said, cvc5_said = key.split(", ", 1)
         if cvc5_said == NOT_RUN:
             parts.append(f"{count} sat on z3 alone (cvc5 not run on a sat)")
-        elif key.startswith("z3 unknown"):
+        elif key.startswith("z3 unknown") or cvc5_said == "cvc5 stopped by its clock":  # no answer from that run
             parts.append(f"{count} {'on cvc5 alone' if cvc5_said == 'cvc5 unsat' else 'undecided'} ({key})")
         elif cvc5_said.startswith("cvc5 unknown"):
             parts.append(f"{count} on z3 alone ({cvc5_said})")
