@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/mutation.py                 # every module (tens of minutes)
     .venv/bin/python benchmarks/mutation.py smt remaps      # some modules; the others keep their last result
     .venv/bin/python benchmarks/mutation.py --reuse smt     # re-attribute after editing tests, no new mutmut run
+    .venv/bin/python benchmarks/mutation.py --table         # the recorded run as benchmarks/README.md's table
 
 Run it from a separate checkout (``git worktree add /tmp/mut HEAD``): it copies that tree, never the one others
 edit.  Per module it:
@@ -434,7 +435,28 @@ def module_result(module: str, reuse: bool) -> dict:
     }
 
 
+def table(doc: dict) -> str:
+    """The Markdown table of a recorded run, as benchmarks/README.md shows it."""
+    rows = [
+        "| module | file | mutants | killed (existing / new tests) | equivalent | surviving | score |",
+        "|---|---|---|---|---|---|---|",
+    ]
+
+    def row(name: str, path: str, m: dict) -> str:
+        killed = f"{m['killed']} ({m['killed_by_existing_tests']} / {m['killed_by_new_tests']})"
+        score = "-" if m["score"] is None else f"{100 * m['score']:.1f}%"
+        open_ = m["survived"] + m["no_tests"]
+        return f"| {name} | {path} | {m['total']} | {killed} | {m['equivalent']} | {open_} | {score} |"
+
+    rows += [row(k, f"`{m['source']}`", m) for k, m in doc["modules"].items()]
+    rows.append(row("**total**", "", doc["total"]))
+    return "\n".join(rows)
+
+
 def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "--table":
+        print(table(json.loads(RESULTS.read_text())))
+        return
     if len(sys.argv) > 1 and sys.argv[1] == "--attribute":
         attribute(sys.argv[2], sys.argv[4:], sys.argv[3])
         return
