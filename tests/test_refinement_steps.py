@@ -244,31 +244,27 @@ def test_a_failed_resolve_records_highs_status_and_keeps_the_basis(monkeypatch: 
     assert "seconds" in s
 
 
-def test_the_exact_checks_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(refinement._Model, "iterations", lambda self: 0)
-    monkeypatch.setattr(refinement, "MAX_EXACT_CHECKS", 0)
+def _singular(*args: object) -> None:
+    raise Singular("a singular basis")
+
+
+@pytest.mark.parametrize(
+    "iterations, setting, rounds_and_checks",
+    [
+        (0, ("MAX_EXACT_CHECKS", 0), (0, 0)),  # no exact check allowed
+        (0, ("exactly_optimal", _singular), (0, 1)),  # the one exact check meets a singular basis
+        # HiGHS never settles (every re-solve iterates) and x never becomes exact (2/3 is not a float)
+        (1, ("MAX_ROUNDS", 2), (2, 0)),
+    ],
+    ids=["exact checks", "a singular basis", "rounds"],
+)
+def test_an_attempt_stopped_by_a_bound_ends_with_its_last_basis(
+    iterations: int, setting: tuple, rounds_and_checks: tuple[int, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(refinement._Model, "iterations", lambda self: iterations)
+    monkeypatch.setattr(refinement, *setting)
     basis, s = attempt(TWO_ROWS)
-    assert basis == OPTIMAL_BASIS and (s["rounds"], s["exact_checks"], s["converged"]) == (0, 0, False)
-    assert "seconds" in s
-
-
-def test_a_singular_basis_ends_the_attempt_with_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    def singular(*args: object) -> None:
-        raise Singular("a singular basis")
-
-    monkeypatch.setattr(refinement._Model, "iterations", lambda self: 0)
-    monkeypatch.setattr(refinement, "exactly_optimal", singular)
-    basis, s = attempt(TWO_ROWS)
-    assert basis == OPTIMAL_BASIS and (s["exact_checks"], s["converged"]) == (1, False) and "seconds" in s
-
-
-def test_the_rounds_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    # HiGHS never settles (every re-solve iterates) and x never becomes exact (2/3 is not a float): no exact
-    # check happens, and the attempt stops after MAX_ROUNDS rounds with its last basis
-    monkeypatch.setattr(refinement._Model, "iterations", lambda self: 1)
-    monkeypatch.setattr(refinement, "MAX_ROUNDS", 2)
-    basis, s = attempt(TWO_ROWS)
-    assert basis == OPTIMAL_BASIS and (s["rounds"], s["exact_checks"], s["converged"]) == (2, 0, False)
+    assert basis == OPTIMAL_BASIS and (s["rounds"], s["exact_checks"], s["converged"]) == (*rounds_and_checks, False)
     assert "seconds" in s
 
 
