@@ -378,3 +378,19 @@ def test_main(tmp_path, cert, capsys):
     lines = capsys.readouterr().out.splitlines()
     why = "complementary slackness: constraint 0 'first' is not tight (6 vs 2) but y != 0"
     assert lines == [f"{bad}: certificate two rows: {why}"] * 2
+
+
+def test_the_checker_describes_itself_its_files_and_exit_statuses(capsys, monkeypatch) -> None:
+    monkeypatch.setenv("COLUMNS", "100")
+    assert cf.main(["--help"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "usage: python -m udpm.lp.certificates [-h] FILE [FILE ...]" in out
+    assert (
+        "Re-check exported LP certificates (primal and dual feasibility, complementary slackness, equal objectives, "
+        "uniqueness where claimed) with Python's fractions and json only." in out
+    )
+    assert "FILE certificate files, e.g. build/certificates/*.json" in out
+    assert (
+        "exit status: 0 every certificate verifies; 1 some certificate fails or a file is unreadable (each named in "
+        "one line); 2 usage" in out
+    )
