@@ -237,6 +237,9 @@ def verdicts(dest: Path, module: str) -> dict[str, str]:
     return {k: STATUS.get(v, "suspicious") for k, v in sorted(meta["exit_code_by_key"].items())}
 
 
+# ---------------------------------------------------------------- runs inside the mutants directory
+
+
 def attribute(names_file: str, tests: list[str], out_file: str, per_mutant_s: int = 60) -> None:
     """For each mutant, the first of ``tests`` that fails with it active (None: all pass)."""
     import signal
