@@ -151,14 +151,13 @@ def _ids(claims: Sequence[Mapping]) -> str:
     return ", ".join(f"`{c['id']}`" for c in claims)
 
 
-def errata_by_claim(pairs: Sequence[tuple[Mapping, Mapping]]) -> str:
-    """One entry per claim (in the order of ``pairs``), its errata counted by class, the most frequent first:
-    "`gs2010.table1` (22 rounding, 1 typo)".
+def errata_by_claim(claims: Sequence[Mapping]) -> str:
+    """One entry per claim with errata (in the order of ``claims``), its errata counted by class, the most frequent
+    first: "`gs2010.table1` (22 rounding, 1 typo)".
 
-    >>> errata_by_claim([({"id": "t", "errata": [{"cls": c} for c in ("typo", "rounding", "typo")]}, {})])
+    >>> errata_by_claim([{"id": "t", "errata": [{"cls": c} for c in ("typo", "rounding", "typo")]}, {"id": "u"}])
     '`t` (2 typo, 1 rounding)'
     """
-    claims = list({c["id"]: c for c, _ in pairs}.values())
     by: dict[str, list[tuple[int, str]]] = {}
     for cid, cls, entries in errata_groups(claims):
         by.setdefault(cid, []).append((len(entries), cls))
@@ -205,7 +204,8 @@ def readme_results(doc: Mapping) -> str:
         lines += ["", f"Refuted only at an end of the printed range, of alpha or of n ({len(at_end)}): {ends}."]
     pairs = errata(doc)
     if pairs:
-        lines += ["", f"{errata_summary(doc)}: {errata_by_claim(pairs)}."]
+        in_paper_order = list({c["id"]: c for c, _ in pairs}.values())
+        lines += ["", f"{errata_summary(doc)}: {errata_by_claim(in_paper_order)}."]
     else:
         lines += ["", "No errata in this run."]
     lines += [
